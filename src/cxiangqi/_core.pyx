@@ -1,0 +1,299 @@
+# The thin shell Python sees: one cdef class around a Position and its undo
+# stack.  Every argument is checked here, at the boundary; past this file the
+# core trusts its inputs.
+#
+# Squares here are Python squares (0..89, rank * 9 + file); a move is passed
+# as its two squares and returned as from * 90 + to.  Colours are 0 (red) and
+# 1 (black); piece types 0..6 (king..pawn); a piece is reported as its kind,
+# side * 7 + type.
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+from cxiangqi._types cimport *
+from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
+from cxiangqi._position cimport (Position as CPosition, Undo, make_move,
+                                 unmake_move, pos_clear, pos_compute_key,
+                                 pos_add_piece, pos_remove_piece)
+from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
+                                is_legal_pseudo, is_pseudo_legal, attackers_of,
+                                checkers_of, gives_check, perft)
+
+COMPILED = True
+
+
+cdef inline int _sq(int sq90) except -1:
+    if sq90 < 0 or sq90 >= 90:
+        raise ValueError(f"square {sq90} is not on the board (0..89)")
+    return SQ90_TO_SQ[sq90]
+
+
+cdef inline int _side(int color) except -1:
+    if color != 0 and color != 1:
+        raise ValueError(f"colour must be 0 (red) or 1 (black), got {color}")
+    return color
+
+
+cdef list _moves_to_list(const int *mvs, int n):
+    cdef list out = []
+    cdef int i
+    for i in range(n):
+        out.append(SQ_TO_SQ90[src_of(mvs[i])] * 90 + SQ_TO_SQ90[dst_of(mvs[i])])
+    return out
+
+
+cdef list _squares_to_list(const int *sqs, int n):
+    return sorted([SQ_TO_SQ90[sqs[i]] for i in range(n)])
+
+
+cdef class Position:
+    """A position with its undo stack.  Private: use cxiangqi.Board."""
+
+    cdef CPosition pos
+    cdef Undo *undo
+    cdef int n_undo
+    cdef int cap_undo
+
+    def __cinit__(self):
+        pos_clear(&self.pos)
+        self.cap_undo = 64
+        self.n_undo = 0
+        self.undo = <Undo *> malloc(self.cap_undo * sizeof(Undo))
+        if self.undo == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.undo)
+
+    # --- set-up -----------------------------------------------------------
+
+    def clear(self):
+        """Empties the board and the undo stack; red to move."""
+        pos_clear(&self.pos)
+        self.n_undo = 0
+
+    def clear_stack(self):
+        self.n_undo = 0
+
+    def set_piece(self, int sq90, int color, int piece_type):
+        """Puts a piece on sq90, replacing what was there.  Raises ValueError
+        when the side already has as many pieces of that type as the game
+        has (1 king, 2 of advisor..cannon, 5 pawns)."""
+        cdef int sq = _sq(sq90)
+        _side(color)
+        if piece_type < KING or piece_type > PAWN:
+            raise ValueError(f"piece type must be 0..6, got {piece_type}")
+        cdef int old = self.pos.board[sq]
+        pos_remove_piece(&self.pos, sq)
+        if pos_add_piece(&self.pos, sq, color, piece_type) == 0:
+            if old != EMPTY:
+                pos_add_piece(&self.pos, sq, KIND[old] // 7, PTYPE[old])
+            raise ValueError("too many pieces of that type for one side")
+
+    def remove_piece(self, int sq90):
+        pos_remove_piece(&self.pos, _sq(sq90))
+
+    def kind_at(self, int sq90):
+        """side * 7 + type of the piece on sq90, or -1."""
+        cdef int pc = self.pos.board[_sq(sq90)]
+        return -1 if pc == EMPTY else KIND[pc]
+
+    def kinds(self):
+        """bytes of 90: the kind on each square, 255 for empty."""
+        cdef bytearray out = bytearray(90)
+        cdef int i, pc
+        for i in range(90):
+            pc = self.pos.board[SQ90_TO_SQ[i]]
+            out[i] = 255 if pc == EMPTY else KIND[pc]
+        return bytes(out)
+
+    def squares_of(self, int color, int piece_type):
+        cdef int tag = side_tag(_side(color))
+        cdef int pc
+        cdef list out = []
+        for pc in range(tag, tag + 16):
+            if PTYPE[pc] == piece_type and self.pos.pieces[pc] != 0:
+                out.append(SQ_TO_SQ90[self.pos.pieces[pc]])
+        return sorted(out)
+
+    def king(self, int color):
+        cdef int sq = self.pos.pieces[side_tag(_side(color))]
+        return None if sq == 0 else SQ_TO_SQ90[sq]
+
+    @property
+    def side(self):
+        return self.pos.side
+
+    @side.setter
+    def side(self, int color):
+        if _side(color) != self.pos.side:
+            self.pos.side = color
+            self.pos.key ^= ZOBRIST_SIDE
+
+    @property
+    def halfmove(self):
+        return self.pos.halfmove
+
+    @halfmove.setter
+    def halfmove(self, int value):
+        if value < 0:
+            raise ValueError("halfmove clock must be >= 0")
+        self.pos.halfmove = value
+
+    @property
+    def fullmove(self):
+        return self.pos.fullmove
+
+    @fullmove.setter
+    def fullmove(self, int value):
+        if value < 0:
+            raise ValueError("fullmove number must be >= 0")
+        self.pos.fullmove = value
+
+    def key(self):
+        return self.pos.key
+
+    def computed_key(self):
+        """The key computed from scratch (the incremental one must equal it)."""
+        return pos_compute_key(&self.pos)
+
+    def copy(self, bint stack=True):
+        cdef Position other = Position.__new__(Position)
+        other.pos = self.pos
+        if stack and self.n_undo:
+            other._reserve(self.n_undo)
+            memcpy(other.undo, self.undo, self.n_undo * sizeof(Undo))
+            other.n_undo = self.n_undo
+        return other
+
+    cdef int _reserve(self, int n) except -1:
+        cdef Undo *grown
+        if n <= self.cap_undo:
+            return 0
+        cdef int cap = self.cap_undo
+        while cap < n:
+            cap *= 2
+        grown = <Undo *> realloc(self.undo, cap * sizeof(Undo))
+        if grown == NULL:
+            raise MemoryError()
+        self.undo = grown
+        self.cap_undo = cap
+        return 0
+
+    # --- moves ------------------------------------------------------------
+
+    def legal_moves(self):
+        cdef int mvs[MAX_MOVES]
+        cdef int n
+        with nogil:
+            n = gen_legal(&self.pos, mvs, False)
+        return _moves_to_list(mvs, n)
+
+    def legal_captures(self):
+        cdef int mvs[MAX_MOVES]
+        cdef int n = gen_legal(&self.pos, mvs, True)
+        return _moves_to_list(mvs, n)
+
+    def pseudo_legal_moves(self):
+        cdef int mvs[MAX_MOVES]
+        cdef int n = gen_moves(&self.pos, mvs, False)
+        return _moves_to_list(mvs, n)
+
+    def count_legal(self):
+        return count_legal(&self.pos)
+
+    def is_pseudo_legal(self, int from90, int to90):
+        cdef int mv = move_of(_sq(from90), _sq(to90))
+        return is_pseudo_legal(&self.pos, mv)
+
+    def is_legal(self, int from90, int to90):
+        cdef int mv = move_of(_sq(from90), _sq(to90))
+        return is_pseudo_legal(&self.pos, mv) and is_legal_pseudo(&self.pos, mv)
+
+    def push(self, int from90, int to90):
+        """Plays the move if it is legal and returns True; otherwise returns
+        False and changes nothing."""
+        cdef int mv = move_of(_sq(from90), _sq(to90))
+        if not (is_pseudo_legal(&self.pos, mv) and is_legal_pseudo(&self.pos, mv)):
+            return False
+        self._reserve(self.n_undo + 1)
+        make_move(&self.pos, mv, &self.undo[self.n_undo])
+        self.n_undo += 1
+        return True
+
+    def pop(self):
+        """Takes back the last move; returns it as from * 90 + to."""
+        if self.n_undo == 0:
+            raise IndexError("pop from an empty move stack")
+        self.n_undo -= 1
+        cdef Undo *u = &self.undo[self.n_undo]
+        unmake_move(&self.pos, u)
+        return SQ_TO_SQ90[src_of(u.mv)] * 90 + SQ_TO_SQ90[dst_of(u.mv)]
+
+    def stack_size(self):
+        return self.n_undo
+
+    def captured_at(self, int ply):
+        """Kind of the piece taken by the ply-th move of the stack, or -1."""
+        if ply < 0 or ply >= self.n_undo:
+            raise IndexError("ply out of range")
+        cdef int pc = self.undo[ply].captured
+        return -1 if pc == EMPTY else KIND[pc]
+
+    def keys(self):
+        """Zobrist keys of the positions before each move on the stack."""
+        return [self.undo[i].key for i in range(self.n_undo)]
+
+    # --- attacks and checks -------------------------------------------------
+
+    def in_check(self, int color=-1):
+        """Is `color` (default: the side to move) in check?"""
+        if color == -1:
+            color = self.pos.side
+        return in_check(&self.pos, _side(color))
+
+    def checkers(self):
+        cdef int out[32]
+        cdef int n = checkers_of(&self.pos, self.pos.side, out)
+        return _squares_to_list(out, n)
+
+    def attackers(self, int color, int sq90):
+        cdef int out[16]
+        cdef int n = attackers_of(&self.pos, _sq(sq90), _side(color), out)
+        return _squares_to_list(out, n)
+
+    def gives_check(self, int from90, int to90):
+        """Does the (pseudo-legal) move give check?  False if not pseudo-legal."""
+        cdef int mv = move_of(_sq(from90), _sq(to90))
+        if not is_pseudo_legal(&self.pos, mv):
+            return False
+        return gives_check(&self.pos, mv)
+
+    # --- perft --------------------------------------------------------------
+
+    def perft(self, int depth):
+        """Leaf count of the legal move tree to `depth` (bulk-counted)."""
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        cdef u64 n
+        with nogil:
+            n = perft(&self.pos, depth)
+        return n
+
+    def perft_divide(self, int depth):
+        """[(from * 90 + to, leaf count)] for each legal move."""
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        cdef int mvs[MAX_MOVES]
+        cdef int n = gen_legal(&self.pos, mvs, False)
+        cdef list counts = []
+        cdef Undo u
+        cdef u64 c
+        cdef int i
+        for i in range(n):
+            with nogil:
+                make_move(&self.pos, mvs[i], &u)
+                c = perft(&self.pos, depth - 1)
+                unmake_move(&self.pos, &u)
+            counts.append(c)
+        return list(zip(_moves_to_list(mvs, n), counts))

@@ -1,0 +1,53 @@
+# Position set-up and hashing; make/unmake are inline in _position.pxd.
+
+from cxiangqi._types cimport *
+from cxiangqi._tables cimport IN_BOARD, KIND, ZOBRIST, ZOBRIST_SIDE
+
+cdef int[7] _FIRST_SLOT = [SLOT_KING, SLOT_ADVISOR, SLOT_ELEPHANT, SLOT_HORSE,
+                           SLOT_ROOK, SLOT_CANNON, SLOT_PAWN]
+cdef int[7] _END_SLOT = [SLOT_ADVISOR, SLOT_ELEPHANT, SLOT_HORSE, SLOT_ROOK,
+                         SLOT_CANNON, SLOT_PAWN, SLOT_END]
+
+
+cdef void pos_clear(Position *pos) noexcept nogil:
+    cdef int sq
+    for sq in range(256):
+        pos.board[sq] = EMPTY if IN_BOARD[sq] else OFF
+    for sq in range(48):
+        pos.pieces[sq] = 0
+    pos.side = RED
+    pos.halfmove = 0
+    pos.fullmove = 1
+    pos.key = 0
+
+
+# Key from scratch: what the incremental updates in make_move must equal.
+cdef u64 pos_compute_key(const Position *pos) noexcept nogil:
+    cdef u64 key = ZOBRIST_SIDE if pos.side == BLACK else 0
+    cdef int pc
+    for pc in range(16, 48):
+        if pos.pieces[pc] != 0:
+            key ^= ZOBRIST[KIND[pc]][pos.pieces[pc]]
+    return key
+
+
+cdef int pos_add_piece(Position *pos, int sq, int side, int pt) noexcept nogil:
+    cdef int pc = side_tag(side) + _FIRST_SLOT[pt]
+    cdef int end = side_tag(side) + _END_SLOT[pt]
+    while pc < end and pos.pieces[pc] != 0:
+        pc += 1
+    if pc == end:
+        return 0
+    pos.board[sq] = pc
+    pos.pieces[pc] = sq
+    pos.key ^= ZOBRIST[KIND[pc]][sq]
+    return pc
+
+
+cdef void pos_remove_piece(Position *pos, int sq) noexcept nogil:
+    cdef int pc = pos.board[sq]
+    if pc == EMPTY or pc == OFF:
+        return
+    pos.key ^= ZOBRIST[KIND[pc]][sq]
+    pos.pieces[pc] = 0
+    pos.board[sq] = EMPTY

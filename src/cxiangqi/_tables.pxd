@@ -1,0 +1,21 @@
+# Board geometry and Zobrist keys: computed once, when _tables is imported.
+# See _tables.pyx for how each table is built.
+
+from cxiangqi._types cimport u8, u64
+
+cdef u8 IN_BOARD[256]          # 1 on the 90 points
+cdef u8 IN_PALACE[256]         # 1 on the 9 points of either palace
+cdef u8 PTYPE[128]             # piece id -> piece type (NO_PIECE_TYPE for 0, OFF)
+cdef u8 KIND[128]              # piece id -> side * 7 + type
+cdef u8 SQ90_TO_SQ[90]         # Python square -> mailbox square
+cdef signed char SQ_TO_SQ90[256]  # mailbox square -> Python square, -1 off the board
+
+# Direction offsets in the mailbox
+cdef int ORTH[4]               # +1, -1, +16, -16
+cdef int DIAG[4]               # +17, +15, -15, -17
+# A horse checking from a square attacks via the leg DIAG[i] away from the
+# target: the horse stands on target + HORSE_FROM[i][0 or 1].
+cdef int HORSE_FROM[4][2]
+
+cdef u64 ZOBRIST[14][256]      # [kind][sq]
+cdef u64 ZOBRIST_SIDE          # xor-ed in when Black is to move

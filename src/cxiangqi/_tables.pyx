@@ -1,0 +1,79 @@
+# Board geometry and Zobrist keys, declared in _tables.pxd.
+#
+# The Zobrist keys come from a fixed splitmix64 stream, so a position has the
+# same key in every run and on every machine (opening books and test data can
+# store them).
+
+from cxiangqi._types cimport *
+
+
+cdef u64 _seed = 0x5841494E47514921ULL   # "XIANGQI!"
+
+cdef u64 _splitmix64() noexcept:
+    global _seed
+    _seed += 0x9E3779B97F4A7C15ULL
+    cdef u64 z = _seed
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void _init_tables() noexcept:
+    cdef int sq, f, r, i, pc, slot, pt, kind
+    for sq in range(256):
+        IN_BOARD[sq] = 0
+        IN_PALACE[sq] = 0
+        SQ_TO_SQ90[sq] = -1
+    for r in range(10):
+        for f in range(9):
+            sq = square_at(f, r)
+            IN_BOARD[sq] = 1
+            SQ90_TO_SQ[r * 9 + f] = sq
+            SQ_TO_SQ90[sq] = r * 9 + f
+            if 3 <= f <= 5 and (r <= 2 or r >= 7):
+                IN_PALACE[sq] = 1
+
+    for pc in range(128):
+        PTYPE[pc] = NO_PIECE_TYPE
+        KIND[pc] = 0
+    for pc in range(16, 48):
+        slot = pc & 15
+        if slot < SLOT_ADVISOR:
+            pt = KING
+        elif slot < SLOT_ELEPHANT:
+            pt = ADVISOR
+        elif slot < SLOT_HORSE:
+            pt = ELEPHANT
+        elif slot < SLOT_ROOK:
+            pt = HORSE
+        elif slot < SLOT_CANNON:
+            pt = ROOK
+        elif slot < SLOT_PAWN:
+            pt = CANNON
+        else:
+            pt = PAWN
+        PTYPE[pc] = pt
+        KIND[pc] = (pc >> 5) * 7 + pt     # ids 16..31 red, 32..47 black
+
+    ORTH[0] = 1
+    ORTH[1] = -1
+    ORTH[2] = 16
+    ORTH[3] = -16
+    DIAG[0] = 17
+    DIAG[1] = 15
+    DIAG[2] = -15
+    DIAG[3] = -17
+    # leg at target + DIAG[i]; the horse is one further step from the leg,
+    # along either of the diagonal's two components
+    for i in range(4):
+        HORSE_FROM[i][0] = DIAG[i] + (1 if (DIAG[i] & 15) == 1 else -1)
+        HORSE_FROM[i][1] = DIAG[i] + (16 if DIAG[i] > 0 else -16)
+
+    for kind in range(14):
+        for sq in range(256):
+            ZOBRIST[kind][sq] = _splitmix64()
+    global ZOBRIST_SIDE
+    ZOBRIST_SIDE = _splitmix64()
+
+
+_init_tables()

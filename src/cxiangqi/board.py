@@ -1,0 +1,422 @@
+"""The board: a position, the moves that led to it, and the rules.
+
+Names and habits follow python-chess: ``Board``, ``push``/``pop``, a lazy
+``legal_moves`` view, ``is_*`` predicates and ``outcome()``.
+
+>>> board = Board()
+>>> board.push_iccs("h2e2")
+Move.from_iccs('h2e2')
+>>> board.legal_moves.count(), board.turn == BLACK
+(44, True)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional
+
+from ._core import Position as _Position
+from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from .fen import (STARTING_FEN, board_fen, check_not_to_move_safe, check_placement,
+                  parse_fen)
+from .move import MOVES, Move
+from .piece import Piece
+from .square import (BLACK, PIECE_NAMES, RED, SQUARE_NAMES, Color, PieceType, Square)
+
+__all__ = ["Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Outcome", "Termination"]
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    CHECKMATE = enum.auto()
+    """The side to move is in check and has no legal move: it loses."""
+    STALEMATE = enum.auto()
+    """The side to move is not in check but has no legal move (困毙): in
+    xiangqi this is a loss for that side, not a draw."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the reason and the winner (None for a draw)."""
+
+    termination: Termination
+    winner: Optional[Color]
+
+    def result(self) -> str:
+        """``"1-0"`` (Red won), ``"0-1"`` (Black won) or ``"1/2-1/2"``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == RED else "0-1"
+
+
+# piece objects for the core's kinds (side * 7 + type - 1), red first
+_PIECE_OF_KIND = [Piece(pt, color) for color in (RED, BLACK) for pt in range(1, 8)]
+_COLOR_NAME = {RED: "red", BLACK: "black"}
+
+
+def _c(color: Color) -> int:
+    """Colour as the core numbers it: 0 red, 1 black."""
+    return 0 if color else 1
+
+
+class LegalMoveGenerator:
+    """The legal moves of a board, computed when asked: iterate, ``len``,
+    ``move in ...``, ``count()``.  It always reflects the board's current
+    position."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: "Board") -> None:
+        self._board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(MOVES.__getitem__, self._board._core.legal_moves())
+
+    def __len__(self) -> int:
+        return self._board._core.count_legal()
+
+    def count(self) -> int:
+        return self._board._core.count_legal()
+
+    def __bool__(self) -> bool:
+        return self._board._core.count_legal() > 0
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_legal(move)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveGenerator ({', '.join(m.iccs() for m in self)})>"
+
+
+class PseudoLegalMoveGenerator(LegalMoveGenerator):
+    """Moves that follow the pieces' movement rules but may leave the own
+    king in check or the kings facing."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(MOVES.__getitem__, self._board._core.pseudo_legal_moves())
+
+    def __len__(self) -> int:
+        return len(self._board._core.pseudo_legal_moves())
+
+    def count(self) -> int:
+        return len(self)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_pseudo_legal(move)
+
+    def __repr__(self) -> str:
+        return f"<PseudoLegalMoveGenerator ({', '.join(m.iccs() for m in self)})>"
+
+
+class Board:
+    """A xiangqi position with its move stack.
+
+    ``Board()`` is the start position; ``Board(fen)`` any position given as
+    FEN (InvalidFenError if it is malformed or impossible); ``Board(None)``
+    or ``Board.empty()`` an empty board to set up with ``set_piece_at``.
+    """
+
+    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+        self._core = _Position()
+        self.move_stack: List[Move] = []
+        if fen is not None:
+            self.set_fen(fen)
+
+    @classmethod
+    def empty(cls) -> "Board":
+        """A board with no pieces, Red to move."""
+        return cls(None)
+
+    # --- FEN -----------------------------------------------------------------
+
+    def set_fen(self, fen: str) -> None:
+        """Sets up the position of a FEN and clears the move stack.  On an
+        invalid FEN raises InvalidFenError and leaves the board as it was."""
+        parsed = parse_fen(fen)
+        core = _Position()
+        try:
+            check_placement(parsed.placement)
+            for sq, piece in parsed.placement:
+                core.set_piece(sq, _c(piece.color), piece.piece_type - 1)
+            core.side = _c(parsed.turn)
+            core.halfmove = parsed.halfmove_clock
+            core.fullmove = parsed.fullmove_number
+            check_not_to_move_safe(core, parsed.turn)
+        except InvalidFenError as e:
+            raise InvalidFenError(f"invalid FEN {fen!r}: {e}") from None
+        self._core = core
+        self.move_stack = []
+
+    def fen(self) -> str:
+        """``<board> <w|b> - - <halfmove clock> <fullmove number>``."""
+        return (f"{board_fen(self._core.kinds())} {'w' if self.turn else 'b'} - - "
+                f"{self._core.halfmove} {self._core.fullmove}")
+
+    def board_fen(self) -> str:
+        """The first field of the FEN: the pieces only."""
+        return board_fen(self._core.kinds())
+
+    def is_valid(self) -> bool:
+        """Could this position occur in a game (what set_fen checks)?"""
+        try:
+            check_placement(self._placement())
+            check_not_to_move_safe(self._core, self.turn)
+        except InvalidFenError:
+            return False
+        return True
+
+    def _placement(self) -> List[tuple]:
+        return [(sq, _PIECE_OF_KIND[k]) for sq, k in enumerate(self._core.kinds()) if k != 255]
+
+    # --- pieces and state ---------------------------------------------------------
+
+    @property
+    def turn(self) -> Color:
+        """The side to move: RED or BLACK."""
+        return self._core.side == 0
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        self._edited()
+        self._core.side = _c(bool(color))
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture."""
+        return self._core.halfmove
+
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        self._core.halfmove = value
+
+    @property
+    def fullmove_number(self) -> int:
+        """Starts at 1, incremented after every Black move."""
+        return self._core.fullmove
+
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        self._core.fullmove = value
+
+    def piece_at(self, square: Square) -> Optional[Piece]:
+        k = self._core.kind_at(square)
+        return None if k < 0 else _PIECE_OF_KIND[k]
+
+    def piece_type_at(self, square: Square) -> Optional[PieceType]:
+        k = self._core.kind_at(square)
+        return None if k < 0 else k % 7 + 1
+
+    def pieces(self, piece_type: PieceType, color: Color) -> List[Square]:
+        """Squares of the pieces of that type and colour, ascending."""
+        if piece_type not in range(1, 8):
+            raise ValueError(f"unknown piece type {piece_type!r}")
+        return self._core.squares_of(_c(color), piece_type - 1)
+
+    def king(self, color: Color) -> Optional[Square]:
+        return self._core.king(_c(color))
+
+    def set_piece_at(self, square: Square, piece: Piece) -> None:
+        """Puts a piece on a square (replacing what was there).  Editing the
+        board clears the move stack.  ValueError if the side would have more
+        pieces of that type than the game has."""
+        if not isinstance(piece, Piece):
+            raise TypeError(f"expected a Piece, got {type(piece).__name__}")
+        self._core.set_piece(square, _c(piece.color), piece.piece_type - 1)
+        self._edited()
+
+    def remove_piece_at(self, square: Square) -> Optional[Piece]:
+        """Removes and returns the piece on a square (clears the move stack)."""
+        piece = self.piece_at(square)
+        self._core.remove_piece(square)
+        self._edited()
+        return piece
+
+    def clear(self) -> None:
+        """Removes every piece; Red to move; empty move stack."""
+        self._core.clear()
+        self.move_stack = []
+
+    def _edited(self) -> None:
+        # moves made before an edit cannot be taken back through it
+        self._core.clear_stack()
+        self.move_stack = []
+
+    # --- moves -------------------------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        return LegalMoveGenerator(self)
+
+    @property
+    def pseudo_legal_moves(self) -> PseudoLegalMoveGenerator:
+        return PseudoLegalMoveGenerator(self)
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        return self._core.is_pseudo_legal(move.from_square, move.to_square)
+
+    def is_legal(self, move: Move) -> bool:
+        return self._core.is_legal(move.from_square, move.to_square)
+
+    def push(self, move: Move) -> None:
+        """Plays a legal move.  IllegalMoveError (and the board unchanged) if
+        the move is not legal here."""
+        if not isinstance(move, Move):
+            raise TypeError(f"expected a Move, got {type(move).__name__}")
+        if not self._core.push(move.from_square, move.to_square):
+            raise IllegalMoveError(self._illegal_reason(move))
+        self.move_stack.append(move)
+
+    def parse_iccs(self, text: str) -> Move:
+        """The legal move written in ICCS (``"h2e2"``): InvalidMoveError if
+        the text is malformed, IllegalMoveError if the move is not legal."""
+        move = Move.from_iccs(text)
+        if not self.is_legal(move):
+            raise IllegalMoveError(self._illegal_reason(move))
+        return move
+
+    def push_iccs(self, text: str) -> Move:
+        """Parses and plays a move in ICCS; returns it."""
+        move = Move.from_iccs(text)
+        self.push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Takes back the last move and returns it (IndexError if none)."""
+        if not self.move_stack:
+            raise IndexError("pop from an empty move stack")
+        self._core.pop()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        """The last move played (IndexError if none)."""
+        if not self.move_stack:
+            raise IndexError("peek at an empty move stack")
+        return self.move_stack[-1]
+
+    def _illegal_reason(self, move: Move) -> str:
+        side = _COLOR_NAME[self.turn]
+        head = f"illegal move {move.iccs()} in {self.fen()}: "
+        piece = self.piece_at(move.from_square)
+        frm, to = SQUARE_NAMES[move.from_square], SQUARE_NAMES[move.to_square]
+        if piece is None:
+            return head + f"there is no piece on {frm}"
+        if piece.color != self.turn:
+            return head + f"the piece on {frm} is {_COLOR_NAME[piece.color]}, but {side} is to move"
+        name = PIECE_NAMES[piece.piece_type]
+        if not self.is_pseudo_legal(move):
+            target = self.piece_at(move.to_square)
+            if target is not None and target.color == self.turn:
+                return head + f"the {name} on {frm} cannot take its own piece on {to}"
+            return head + f"the {name} on {frm} cannot move to {to}"
+        return head + f"it would leave the {side} king in check (or facing the other king)"
+
+    # --- check and game end -------------------------------------------------------
+
+    def is_check(self) -> bool:
+        """Is the side to move in check?"""
+        return self._core.in_check()
+
+    def checkers(self) -> List[Square]:
+        """Squares of the pieces giving check to the side to move (the other
+        king too, when the kings face on an open file)."""
+        return self._core.checkers()
+
+    def is_attacked_by(self, color: Color, square: Square) -> bool:
+        """Could a piece of `color` move to or capture on `square`?"""
+        return bool(self._core.attackers(_c(color), square))
+
+    def attackers(self, color: Color, square: Square) -> List[Square]:
+        """Squares of the pieces of `color` attacking `square`, ascending."""
+        return self._core.attackers(_c(color), square)
+
+    def gives_check(self, move: Move) -> bool:
+        """Would this (pseudo-legal) move put the opponent in check?"""
+        return self._core.gives_check(move.from_square, move.to_square)
+
+    def is_capture(self, move: Move) -> bool:
+        """Does this move take a piece of the opponent?"""
+        target = self._core.kind_at(move.to_square)
+        return target >= 0 and (target < 7) != self.turn
+
+    def is_checkmate(self) -> bool:
+        return self._core.in_check() and self._core.count_legal() == 0
+
+    def is_stalemate(self) -> bool:
+        """No legal move while not in check (困毙).  Unlike chess, in xiangqi
+        this LOSES for the side to move: see outcome()."""
+        return not self._core.in_check() and self._core.count_legal() == 0
+
+    def outcome(self) -> Optional[Outcome]:
+        """How the game has ended, or None while it goes on.  A side with no
+        legal move loses, in check (CHECKMATE) or not (STALEMATE)."""
+        if self._core.count_legal() > 0:
+            return None
+        reason = Termination.CHECKMATE if self._core.in_check() else Termination.STALEMATE
+        return Outcome(reason, not self.turn)
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    # --- whole-board helpers ------------------------------------------------------
+
+    def zobrist_hash(self) -> int:
+        """64-bit Zobrist key of the pieces and the side to move."""
+        return self._core.key()
+
+    def perft(self, depth: int) -> int:
+        """Number of leaf nodes of the legal move tree `depth` plies deep."""
+        return self._core.perft(depth)
+
+    def perft_divide(self, depth: int) -> Dict[Move, int]:
+        """perft(depth - 1) after each legal move."""
+        return {MOVES[code]: n for code, n in self._core.perft_divide(depth)}
+
+    def copy(self, stack: bool = True) -> "Board":
+        """An independent copy; with stack=False, without the move history."""
+        board = type(self).__new__(type(self))
+        board._core = self._core.copy(stack)
+        board.move_stack = list(self.move_stack) if stack else []
+        return board
+
+    def __copy__(self) -> "Board":
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Board):
+            return self.fen() == other.fen()
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __str__(self) -> str:
+        kinds = self._core.kinds()
+        lines = []
+        for rank in range(9, -1, -1):
+            cells = (".KABNRCPkabnrcp"[k + 1] if k != 255 else "."
+                     for k in kinds[rank * 9: rank * 9 + 9])
+            lines.append(f"{rank} " + " ".join(cells))
+        lines.append("  a b c d e f g h i")
+        return "\n".join(lines)
+
+    def unicode(self, traditional: bool = False) -> str:
+        """The board with Chinese characters (帅 … 将), rank 9 at the top."""
+        kinds = self._core.kinds()
+        lines = []
+        for rank in range(9, -1, -1):
+            cells = (_PIECE_OF_KIND[k].chinese(traditional) if k != 255 else "．"
+                     for k in kinds[rank * 9: rank * 9 + 9])
+            lines.append(f"{rank} " + "".join(cells))
+            if rank == 5:
+                lines.append("  ＝＝＝＝＝＝＝＝＝")
+        lines.append("  ａｂｃｄｅｆｇｈｉ")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
