@@ -22,9 +22,15 @@ directives = {
 }
 
 if DEBUG:
-    compile_args = ["-O1", "-g", "-UNDEBUG"]
+    # C-level checks too: the CXIANGQI_DEBUG macro turns on the core's
+    # invariant checks (pos_check after every change made from Python), and
+    # UBSan traps out-of-range indexing of fixed-size arrays.
+    compile_args = ["-O1", "-g", "-UNDEBUG", "-DCXIANGQI_DEBUG",
+                    "-fsanitize=undefined,bounds", "-fno-sanitize-recover=all"]
+    link_args = ["-fsanitize=undefined,bounds"]
 else:
     compile_args = ["-O3"]
+    link_args = []
 
 MODULES = ["_tables", "_position", "_movegen", "_core"]
 
@@ -33,6 +39,7 @@ extensions = [
         f"cxiangqi.{name}",
         [f"src/cxiangqi/{name}.pyx"],
         extra_compile_args=compile_args,
+        extra_link_args=link_args,
     )
     for name in MODULES
 ]
@@ -43,6 +50,9 @@ setup(
         compiler_directives=directives,
         # the debug build must not reuse the optimised C files
         force=DEBUG,
-        build_dir="build/cython-debug" if DEBUG else None,
+        build_dir="build/debug/cython" if DEBUG else None,
     ),
+    # separate objects and libraries, so a release build never picks up a
+    # debug one (or the reverse) from build/
+    options={"build": {"build_base": "build/debug"}} if DEBUG else {},
 )

@@ -14,7 +14,7 @@ from cxiangqi._types cimport *
 from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
 from cxiangqi._position cimport (Position as CPosition, Undo, make_move,
                                  unmake_move, pos_clear, pos_compute_key,
-                                 pos_add_piece, pos_remove_piece)
+                                 pos_add_piece, pos_remove_piece, pos_check)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
                                 is_legal_pseudo, is_pseudo_legal, attackers_of,
                                 checkers_of, gives_check, perft)
@@ -32,6 +32,14 @@ cdef inline int _side(int color) except -1:
     if color != 0 and color != 1:
         raise ValueError(f"colour must be 0 (red) or 1 (black), got {color}")
     return color
+
+
+cdef int _debug_check(const CPosition *pos) except -1:
+    # only in a CXIANGQI_DEBUG build: the core's invariants after each change
+    cdef int err = pos_check(pos)
+    if err:
+        raise AssertionError(f"cxiangqi core invariant {err} broken (see pos_check)")
+    return 0
 
 
 cdef list _moves_to_list(const int *mvs, int n):
@@ -89,9 +97,13 @@ cdef class Position:
             if old != EMPTY:
                 pos_add_piece(&self.pos, sq, KIND[old] // 7, PTYPE[old])
             raise ValueError("too many pieces of that type for one side")
+        if CX_DEBUG:
+            _debug_check(&self.pos)
 
     def remove_piece(self, int sq90):
         pos_remove_piece(&self.pos, _sq(sq90))
+        if CX_DEBUG:
+            _debug_check(&self.pos)
 
     def kind_at(self, int sq90):
         """side * 7 + type of the piece on sq90, or -1."""
@@ -219,6 +231,8 @@ cdef class Position:
         self._reserve(self.n_undo + 1)
         make_move(&self.pos, mv, &self.undo[self.n_undo])
         self.n_undo += 1
+        if CX_DEBUG:
+            _debug_check(&self.pos)
         return True
 
     def pop(self):
@@ -228,6 +242,8 @@ cdef class Position:
         self.n_undo -= 1
         cdef Undo *u = &self.undo[self.n_undo]
         unmake_move(&self.pos, u)
+        if CX_DEBUG:
+            _debug_check(&self.pos)
         return SQ_TO_SQ90[src_of(u.mv)] * 90 + SQ_TO_SQ90[dst_of(u.mv)]
 
     def stack_size(self):
@@ -278,6 +294,8 @@ cdef class Position:
         cdef u64 n
         with nogil:
             n = perft(&self.pos, depth)
+        if CX_DEBUG:
+            _debug_check(&self.pos)
         return n
 
     def perft_divide(self, int depth):

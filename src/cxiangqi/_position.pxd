@@ -38,6 +38,11 @@ cdef u64 pos_compute_key(const Position *pos) noexcept nogil
 # Returns the id, or 0 when all slots of that type are in use.
 cdef int pos_add_piece(Position *pos, int sq, int side, int pt) noexcept nogil
 cdef void pos_remove_piece(Position *pos, int sq) noexcept nogil
+# 0 when the invariants every core function relies on hold (padding all OFF,
+# board and piece list agree, key equals the one computed from scratch);
+# otherwise a number naming the broken one.  Checked after every change
+# from Python in a CXIANGQI_DEBUG build.
+cdef int pos_check(const Position *pos) noexcept nogil
 
 
 # Plays mv (assumed pseudo-legal for pos.side) and fills *u for unmake_move.

@@ -1,7 +1,7 @@
 # Position set-up and hashing; make/unmake are inline in _position.pxd.
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport IN_BOARD, KIND, ZOBRIST, ZOBRIST_SIDE
+from cxiangqi._tables cimport IN_BOARD, KIND, PTYPE, ZOBRIST, ZOBRIST_SIDE
 
 cdef int[7] _FIRST_SLOT = [SLOT_KING, SLOT_ADVISOR, SLOT_ELEPHANT, SLOT_HORSE,
                            SLOT_ROOK, SLOT_CANNON, SLOT_PAWN]
@@ -51,3 +51,24 @@ cdef void pos_remove_piece(Position *pos, int sq) noexcept nogil:
     pos.key ^= ZOBRIST[KIND[pc]][sq]
     pos.pieces[pc] = 0
     pos.board[sq] = EMPTY
+
+
+cdef int pos_check(const Position *pos) noexcept nogil:
+    cdef int sq, pc
+    for sq in range(256):
+        pc = pos.board[sq]
+        if not IN_BOARD[sq]:
+            if pc != OFF:
+                return 1            # padding overwritten
+        elif pc != EMPTY:
+            if pc < 16 or pc >= 48 or pos.pieces[pc] != sq:
+                return 2            # board names a piece the list does not put here
+    for pc in range(48):
+        sq = pos.pieces[pc]
+        if sq != 0 and (pc < 16 or not IN_BOARD[sq] or pos.board[sq] != pc):
+            return 3            # piece list points off the board or at another piece
+    if pos.side != RED and pos.side != BLACK:
+        return 4
+    if pos.key != pos_compute_key(pos):
+        return 5                # incremental key drifted
+    return 0

@@ -22,6 +22,18 @@
 
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 
+# CX_DEBUG is 1 in a build made with CXIANGQI_DEBUG=1 (setup.py defines the
+# C macro); code under `if CX_DEBUG:` is removed by the compiler otherwise.
+cdef extern from *:
+    """
+    #ifdef CXIANGQI_DEBUG
+    #define CX_DEBUG 1
+    #else
+    #define CX_DEBUG 0
+    #endif
+    """
+    const bint CX_DEBUG
+
 ctypedef uint8_t u8
 ctypedef uint64_t u64
 
