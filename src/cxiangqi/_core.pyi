@@ -5,6 +5,7 @@
 from typing import List, Optional, Tuple
 
 COMPILED: bool
+DEBUG_BUILD: bool
 
 class Position:
     side: int

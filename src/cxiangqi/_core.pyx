@@ -20,6 +20,8 @@ from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
                                 checkers_of, gives_check, perft)
 
 COMPILED = True
+# True in a build made with CXIANGQI_DEBUG=1 (sanitizers and invariant checks)
+DEBUG_BUILD = bool(CX_DEBUG)
 
 
 cdef inline int _sq(int sq90) except -1:

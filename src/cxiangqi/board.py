@@ -121,13 +121,19 @@ class Board:
     ``Board()`` is the start position; ``Board(fen)`` any position given as
     FEN (InvalidFenError if it is malformed or impossible); ``Board(None)``
     or ``Board.empty()`` an empty board to set up with ``set_piece_at``.
+
+    ``validate=False`` accepts a FEN whose position could not occur in a
+    game (a missing king, a piece on a point it can never reach, the side
+    not to move in check), for editors and puzzles; the syntax and the
+    number of pieces of each type are still checked.  ``is_valid()`` tells
+    whether a board's position could occur.
     """
 
-    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+    def __init__(self, fen: Optional[str] = STARTING_FEN, *, validate: bool = True) -> None:
         self._core = _Position()
         self.move_stack: List[Move] = []
         if fen is not None:
-            self.set_fen(fen)
+            self.set_fen(fen, validate=validate)
 
     @classmethod
     def empty(cls) -> "Board":
@@ -136,19 +142,26 @@ class Board:
 
     # --- FEN -----------------------------------------------------------------
 
-    def set_fen(self, fen: str) -> None:
+    def set_fen(self, fen: str, *, validate: bool = True) -> None:
         """Sets up the position of a FEN and clears the move stack.  On an
         invalid FEN raises InvalidFenError and leaves the board as it was."""
         parsed = parse_fen(fen)
         core = _Position()
         try:
-            check_placement(parsed.placement)
+            if validate:
+                check_placement(parsed.placement)
             for sq, piece in parsed.placement:
-                core.set_piece(sq, _c(piece.color), piece.piece_type - 1)
+                try:
+                    core.set_piece(sq, _c(piece.color), piece.piece_type - 1)
+                except ValueError:
+                    raise InvalidFenError(
+                        f"too many {_COLOR_NAME[piece.color]} {PIECE_NAMES[piece.piece_type]}s"
+                    ) from None
             core.side = _c(parsed.turn)
             core.halfmove = parsed.halfmove_clock
             core.fullmove = parsed.fullmove_number
-            check_not_to_move_safe(core, parsed.turn)
+            if validate:
+                check_not_to_move_safe(core, parsed.turn)
         except InvalidFenError as e:
             raise InvalidFenError(f"invalid FEN {fen!r}: {e}") from None
         self._core = core
@@ -419,4 +432,45 @@ class Board:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"Board({self.fen()!r})"
+        if self.is_valid():
+            return f"Board({self.fen()!r})"
+        return f"Board({self.fen()!r}, validate=False)"
+
+    # --- notation -----------------------------------------------------------------
+    # Thin delegates to cxiangqi.notation (imported here, not at the top, since
+    # notation.py works on boards); its docstring describes the conventions.
+
+    def wxf(self, move: Move) -> str:
+        """The legal move in WXF notation (``"C2=5"``, ``"+R+1"``)."""
+        from . import notation
+        return notation.wxf(self, move)
+
+    def parse_wxf(self, text: str) -> Move:
+        """The legal move a WXF text names: InvalidMoveError if the text is
+        malformed, IllegalMoveError if it names no legal move or several."""
+        from . import notation
+        return notation.parse_wxf(self, text)
+
+    def push_wxf(self, text: str) -> Move:
+        """Parses and plays a move in WXF; returns it."""
+        move = self.parse_wxf(text)
+        self.push(move)
+        return move
+
+    def chinese(self, move: Move, traditional: bool = False) -> str:
+        """The legal move in Chinese notation (``"炮二平五"``, ``"马８进７"``)."""
+        from . import notation
+        return notation.chinese(self, move, traditional)
+
+    def parse_chinese(self, text: str) -> Move:
+        """The legal move a Chinese-notation text names (simplified or
+        traditional): InvalidMoveError if the text is malformed,
+        IllegalMoveError if it names no legal move or several."""
+        from . import notation
+        return notation.parse_chinese(self, text)
+
+    def push_chinese(self, text: str) -> Move:
+        """Parses and plays a move in Chinese notation; returns it."""
+        move = self.parse_chinese(text)
+        self.push(move)
+        return move
