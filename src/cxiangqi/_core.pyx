@@ -57,12 +57,8 @@ cdef list _squares_to_list(const int *sqs, int n):
 
 
 cdef class Position:
-    """A position with its undo stack.  Private: use cxiangqi.Board."""
-
-    cdef CPosition pos
-    cdef Undo *undo
-    cdef int n_undo
-    cdef int cap_undo
+    """A position with its undo stack.  Private: use cxiangqi.Board.
+    (Attributes are declared in _core.pxd.)"""
 
     def __cinit__(self):
         pos_clear(&self.pos)

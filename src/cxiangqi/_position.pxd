@@ -14,6 +14,7 @@
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport ZOBRIST, ZOBRIST_SIDE, KIND
+from cxiangqi._eval cimport PST
 
 
 ctypedef struct Position:
@@ -23,6 +24,7 @@ ctypedef struct Position:
     int halfmove        # plies since the last capture (FEN field 5)
     int fullmove        # FEN field 6, incremented after Black's move
     u64 key             # Zobrist key of board + side to move
+    int vl[2]           # sum of PST over each side's pieces (see _eval)
 
 
 ctypedef struct Undo:
@@ -30,10 +32,13 @@ ctypedef struct Undo:
     int captured        # piece id taken by mv, or EMPTY
     int halfmove        # halfmove clock before mv
     u64 key             # key before mv
+    int vl[2]           # vl before mv
 
 
 cdef void pos_clear(Position *pos) noexcept nogil
 cdef u64 pos_compute_key(const Position *pos) noexcept nogil
+# vl[side] computed from scratch
+cdef int pos_compute_vl(const Position *pos, int side) noexcept nogil
 # Puts a piece of (side, pt) on sq using the next free id of that type.
 # Returns the id, or 0 when all slots of that type are in use.
 cdef int pos_add_piece(Position *pos, int sq, int side, int pt) noexcept nogil
@@ -55,11 +60,16 @@ cdef inline void make_move(Position *pos, int mv, Undo *u) noexcept nogil:
     u.captured = cap
     u.halfmove = pos.halfmove
     u.key = pos.key
+    u.vl[0] = pos.vl[0]
+    u.vl[1] = pos.vl[1]
+    cdef int kind = KIND[pc]
     cdef u64 key = pos.key ^ ZOBRIST_SIDE
-    key ^= ZOBRIST[KIND[pc]][src] ^ ZOBRIST[KIND[pc]][dst]
+    key ^= ZOBRIST[kind][src] ^ ZOBRIST[kind][dst]
+    pos.vl[pos.side] += PST[kind][dst] - PST[kind][src]
     if cap != EMPTY:
         pos.pieces[cap] = 0
         key ^= ZOBRIST[KIND[cap]][dst]
+        pos.vl[pos.side ^ 1] -= PST[KIND[cap]][dst]
         pos.halfmove = 0
     else:
         pos.halfmove += 1
@@ -85,6 +95,8 @@ cdef inline void unmake_move(Position *pos, const Undo *u) noexcept nogil:
         pos.pieces[u.captured] = dst
     pos.halfmove = u.halfmove
     pos.key = u.key
+    pos.vl[0] = u.vl[0]
+    pos.vl[1] = u.vl[1]
 
 
 # Passes the move to the other side (a null move, for the search).

@@ -2,6 +2,7 @@
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport IN_BOARD, KIND, PTYPE, ZOBRIST, ZOBRIST_SIDE
+from cxiangqi._eval cimport PST
 
 cdef int[7] _FIRST_SLOT = [SLOT_KING, SLOT_ADVISOR, SLOT_ELEPHANT, SLOT_HORSE,
                            SLOT_ROOK, SLOT_CANNON, SLOT_PAWN]
@@ -19,6 +20,8 @@ cdef void pos_clear(Position *pos) noexcept nogil:
     pos.halfmove = 0
     pos.fullmove = 1
     pos.key = 0
+    pos.vl[0] = 0
+    pos.vl[1] = 0
 
 
 # Key from scratch: what the incremental updates in make_move must equal.
@@ -31,6 +34,15 @@ cdef u64 pos_compute_key(const Position *pos) noexcept nogil:
     return key
 
 
+cdef int pos_compute_vl(const Position *pos, int side) noexcept nogil:
+    cdef int vl = 0
+    cdef int pc
+    for pc in range(side_tag(side), side_tag(side) + 16):
+        if pos.pieces[pc] != 0:
+            vl += PST[KIND[pc]][pos.pieces[pc]]
+    return vl
+
+
 cdef int pos_add_piece(Position *pos, int sq, int side, int pt) noexcept nogil:
     cdef int pc = side_tag(side) + _FIRST_SLOT[pt]
     cdef int end = side_tag(side) + _END_SLOT[pt]
@@ -41,6 +53,7 @@ cdef int pos_add_piece(Position *pos, int sq, int side, int pt) noexcept nogil:
     pos.board[sq] = pc
     pos.pieces[pc] = sq
     pos.key ^= ZOBRIST[KIND[pc]][sq]
+    pos.vl[side] += PST[KIND[pc]][sq]
     return pc
 
 
@@ -49,6 +62,7 @@ cdef void pos_remove_piece(Position *pos, int sq) noexcept nogil:
     if pc == EMPTY or pc == OFF:
         return
     pos.key ^= ZOBRIST[KIND[pc]][sq]
+    pos.vl[KIND[pc] // 7] -= PST[KIND[pc]][sq]
     pos.pieces[pc] = 0
     pos.board[sq] = EMPTY
 
@@ -71,4 +85,6 @@ cdef int pos_check(const Position *pos) noexcept nogil:
         return 4
     if pos.key != pos_compute_key(pos):
         return 5                # incremental key drifted
+    if pos.vl[0] != pos_compute_vl(pos, 0) or pos.vl[1] != pos_compute_vl(pos, 1):
+        return 6                # incremental evaluation drifted
     return 0

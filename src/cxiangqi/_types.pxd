@@ -20,7 +20,7 @@
 # The river splits the board at bit 0x80: rows 3..7 (ranks 0..4) are Red's
 # half, so "sq is on its own side" is a single bit test.
 
-from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint64_t
 
 # CX_DEBUG is 1 in a build made with CXIANGQI_DEBUG=1 (setup.py defines the
 # C macro); code under `if CX_DEBUG:` is removed by the compiler otherwise.

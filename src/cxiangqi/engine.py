@@ -1,0 +1,359 @@
+"""The built-in engine: iterative deepening over the compiled search.
+
+>>> from cxiangqi import Board
+>>> engine = Engine(hash_mb=16)
+>>> result = engine.search(Board(), Limit(depth=4))
+>>> result.move in Board().legal_moves
+True
+
+Every iteration runs in C with the GIL released, so other Python threads
+(a GUI, an input reader) keep running while the engine thinks; progress is
+reported between iterations through ``on_info``.  ``stop()`` may be called
+from any thread.  Times are in seconds.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time as _time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Union
+
+from ._search import BAN_SCORE, INFINITE, MATE_SCORE, MAX_DEPTH, WIN_SCORE, Searcher
+from .board import Board
+from .move import MOVES, Move
+
+__all__ = ["Engine", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS", "level_named",
+           "MATE_SCORE"]
+
+# time kept in hand on every move, for the protocol round trip
+MOVE_OVERHEAD = 0.03
+
+
+@dataclass(frozen=True)
+class Limit:
+    """When to stop.  All None: think until stop() is called."""
+
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    movetime: Optional[float] = None
+    time: Optional[float] = None
+    inc: Optional[float] = None
+    movestogo: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        for name in ("depth", "nodes", "movestogo"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, int) or v < (0 if name == "nodes" else 1)):
+                raise ValueError(f"Limit.{name} must be a positive integer, got {v!r}")
+        for name in ("movetime", "time", "inc"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, (int, float)) or v < 0):
+                raise ValueError(f"Limit.{name} must be a non-negative number of seconds, got {v!r}")
+
+    @property
+    def infinite(self) -> bool:
+        return all(getattr(self, n) is None for n in ("depth", "nodes", "movetime", "time"))
+
+
+@dataclass(frozen=True)
+class Level:
+    """A strength level: limits on depth, time and nodes, and a window in
+    centipawns within which the engine picks among the best moves at random
+    (0 = always the best)."""
+
+    name: str
+    depth: Optional[int]
+    movetime: Optional[float]
+    nodes: Optional[int]
+    randomness: int
+    description: str = ""
+
+
+def _levels() -> Dict[str, Level]:
+    table = [
+        # name, depth, movetime, nodes, randomness, description
+        ("1", 1, 0.05, 2_000, 250, "looks one move ahead, often picks a weaker move"),
+        ("2", 2, 0.1, 10_000, 150, "two plies, plenty of mistakes"),
+        ("3", 3, 0.2, 40_000, 100, "three plies, some mistakes"),
+        ("4", 4, 0.3, 150_000, 60, "sees simple tactics"),
+        ("5", 5, 0.5, 400_000, 40, "club player: sees two-move combinations"),
+        ("6", 7, 0.8, 1_500_000, 25, "solid, rarely blunders"),
+        ("7", 9, 1.2, 4_000_000, 12, "strong"),
+        ("8", 12, 2.0, None, 6, "very strong"),
+        ("9", 20, 3.0, None, 0, "near full strength"),
+        ("10", None, 5.0, None, 0, "full strength: deepest search the time allows"),
+    ]
+    levels = {name: Level(name, d, t, n, r, desc) for name, d, t, n, r, desc in table}
+    levels["easy"] = Level("easy", *[getattr(levels["2"], f) for f in
+                                     ("depth", "movetime", "nodes", "randomness")],
+                           description="= level 2: a beginner can win")
+    levels["normal"] = Level("normal", *[getattr(levels["5"], f) for f in
+                                         ("depth", "movetime", "nodes", "randomness")],
+                             description="= level 5")
+    levels["hard"] = Level("hard", *[getattr(levels["10"], f) for f in
+                                     ("depth", "movetime", "nodes", "randomness")],
+                           description="= level 10: full strength")
+    return levels
+
+
+LEVELS: Dict[str, Level] = _levels()
+
+
+def level_named(level: Union[str, int, Level]) -> Level:
+    """The Level for "easy"/"normal"/"hard", 1..10 (int or str) or a Level."""
+    if isinstance(level, Level):
+        return level
+    key = str(level).strip().lower()
+    if key not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: use 1..10, 'easy', 'normal' or 'hard'")
+    return LEVELS[key]
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """Progress after a completed iteration."""
+
+    depth: int
+    seldepth: int
+    score: int
+    mate: Optional[int]
+    nodes: int
+    nps: int
+    time: float
+    pv: List[Move]
+    multipv: int = 1
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The engine's answer.  ``score`` is in centipawns from the side to
+    move's point of view; ``mate`` is the number of moves to mate (negative
+    when the side to move is being mated) or None."""
+
+    move: Optional[Move]
+    score: int
+    mate: Optional[int]
+    depth: int
+    seldepth: int
+    pv: List[Move] = field(default_factory=list)
+    nodes: int = 0
+    time: float = 0.0
+
+    @property
+    def ponder(self) -> Optional[Move]:
+        return self.pv[1] if len(self.pv) > 1 else None
+
+
+def mate_in(score: int) -> Optional[int]:
+    """Moves to mate for a mate score (negative: being mated), else None."""
+    if score > WIN_SCORE:
+        return (MATE_SCORE - score + 1) // 2
+    if score < -WIN_SCORE:
+        return -((MATE_SCORE + score) // 2)
+    return None
+
+
+class Engine:
+    """cxiangqi's own engine.  One search at a time per Engine; make several
+    Engines to search in parallel."""
+
+    def __init__(self, hash_mb: int = 64, level: Union[str, int, Level] = "hard",
+                 seed: Optional[int] = None) -> None:
+        self._searcher = Searcher(hash_mb)
+        self._lock = threading.Lock()
+        self._stop_requested = False
+        self.level = level_named(level)
+        self._random = random.Random(seed)
+
+    # --- configuration -----------------------------------------------------
+
+    def set_hash(self, mb: int) -> None:
+        with self._lock:
+            self._searcher.set_hash(mb)
+
+    def new_game(self) -> None:
+        """Clears the hash table, killer moves and history."""
+        with self._lock:
+            self._searcher.clear()
+
+    def stop(self) -> None:
+        """Ends the running search (from any thread); it returns its best
+        move so far.  Until the next search starts (or clear_stop() is
+        called) the request stays, so a stop that arrives just before a
+        search it was meant for is not lost."""
+        self._stop_requested = True
+        self._searcher.stop()
+
+    def clear_stop(self) -> None:
+        """Forgets an earlier stop(); search(..., clear_stop=False) then
+        honours only stops that come after this call (protocol front ends
+        call it when they read "go", before handing the search to a thread)."""
+        self._stop_requested = False
+
+    # --- searching ---------------------------------------------------------
+
+    def search(self, board: Board, limit: Optional[Limit] = None, *,
+               on_info: Optional[Callable[[SearchInfo], None]] = None,
+               level: Union[str, int, Level, None] = None,
+               banmoves: Iterable[Move] = (), clear_stop: bool = True) -> SearchResult:
+        """Searches the board's position (its move stack gives the history
+        for repetition) and returns the best move.  With a level that has
+        randomness, picks among the moves within that many centipawns of
+        the best."""
+        lvl = self.level if level is None else level_named(level)
+        if lvl.randomness > 0:
+            lines = self.analyse(board, limit, multipv=4, on_info=on_info, level=lvl,
+                                 banmoves=banmoves, clear_stop=clear_stop)
+            if not lines or lines[0].move is None:
+                return lines[0] if lines else self._no_move()
+            best = lines[0].score
+            if abs(best) >= BAN_SCORE:     # a forced win or loss: no games
+                return lines[0]
+            close = [r for r in lines if r.move is not None and r.score >= best - lvl.randomness
+                     and abs(r.score) < BAN_SCORE]
+            return self._random.choice(close) if close else lines[0]
+        return self.analyse(board, limit, multipv=1, on_info=on_info, level=lvl,
+                            banmoves=banmoves, clear_stop=clear_stop)[0]
+
+    def analyse(self, board: Board, limit: Optional[Limit] = None, multipv: int = 1, *,
+                on_info: Optional[Callable[[SearchInfo], None]] = None,
+                level: Union[str, int, Level, None] = None,
+                banmoves: Iterable[Move] = (), clear_stop: bool = True) -> List[SearchResult]:
+        """The best `multipv` lines, best first (fewer when there are fewer
+        legal moves; one result with move None when there is none).
+
+        Without a limit the level's own time and depth apply; with one, the
+        limit does, and a level below 10 can only shorten it."""
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a Board, got {type(board).__name__}")
+        if multipv < 1:
+            raise ValueError("multipv must be >= 1")
+        lvl = self.level if level is None else level_named(level)
+        depth, nodes, soft, hard = self._budget(limit, lvl)
+        banned = [m.from_square * 90 + m.to_square for m in banmoves]
+        if clear_stop:
+            self._stop_requested = False
+        with self._lock:
+            return self._iterate(board, depth, nodes, soft, hard, multipv, banned, on_info)
+
+    @staticmethod
+    def _budget(limit: Optional[Limit], lvl: Level):
+        """(max depth, node limit or 0, soft time, hard time): no new
+        iteration starts after the soft time; the hard time aborts one."""
+        full = lvl.name in ("10", "hard")
+        if limit is None:
+            limit = Limit(movetime=lvl.movetime)
+        elif not full and lvl.movetime is not None and (
+                limit.infinite or (limit.movetime or lvl.movetime) >= lvl.movetime):
+            limit = Limit(depth=limit.depth, nodes=limit.nodes, movetime=lvl.movetime,
+                          time=limit.time, inc=limit.inc, movestogo=limit.movestogo)
+        depth = min(d for d in (limit.depth, lvl.depth, MAX_DEPTH) if d is not None)
+        nodes = min((n for n in (limit.nodes, lvl.nodes) if n is not None), default=0)
+        soft = hard = None
+        if limit.movetime is not None:
+            soft = hard = max(0.001, limit.movetime - MOVE_OVERHEAD * (limit.movetime > 0.2))
+        if limit.time is not None:
+            left = max(0.0, limit.time - MOVE_OVERHEAD)
+            togo = limit.movestogo or 30
+            clock_soft = left / togo + (limit.inc or 0.0) * 0.75
+            clock_hard = max(0.001, min(left * 0.5, clock_soft * 4))
+            clock_soft = max(0.001, min(clock_soft, clock_hard))
+            if hard is None or clock_hard < hard:
+                soft, hard = clock_soft, clock_hard
+        return depth, nodes, soft, hard
+
+    def _no_move(self) -> SearchResult:
+        return SearchResult(None, -MATE_SCORE, 0, 0, 0, [], 0, 0.0)
+
+    def _iterate(self, board: Board, max_depth: int, nodes: int, soft: Optional[float],
+                 hard: Optional[float], multipv: int, banned: List[int],
+                 on_info: Optional[Callable[[SearchInfo], None]]) -> List[SearchResult]:
+        s = self._searcher
+        start = _time.monotonic()
+        s.reset_counters()
+        s.set_limits(nodes, start + hard if hard is not None else 0.0)
+        n_root = self._setup(board, banned)
+        if n_root == 0:
+            return [self._no_move()]
+        multipv = min(multipv, n_root)
+        results: List[Optional[SearchResult]] = [None] * multipv
+        scores = [0] * multipv
+        stopped = False
+        for depth in range(1, max_depth + 1):
+            chosen: List[int] = []
+            for k in range(multipv):
+                if multipv > 1:
+                    self._setup(board, banned + chosen)
+                score = self._aspiration(depth, scores[k])
+                if s.stopped:
+                    results[k] = self._interrupted(results[k], score, start)
+                    stopped = True
+                    break
+                pv = [MOVES[c] for c in s.pv()] or [MOVES[s.best_move()]]
+                results[k] = self._result(pv, score, depth, start)
+                scores[k] = score
+                chosen.append(pv[0].from_square * 90 + pv[0].to_square)
+                if on_info is not None:
+                    r = results[k]
+                    on_info(SearchInfo(depth, r.seldepth, score, r.mate, r.nodes,
+                                       int(r.nodes / r.time) if r.time > 0 else 0,
+                                       r.time, pv, k + 1))
+            if stopped:
+                break
+            if soft is not None and _time.monotonic() - start >= soft * 0.6:
+                break
+            # a forced mate found: a deeper search cannot change the answer
+            best = results[0]
+            if best is not None and best.mate is not None and depth >= 2 * abs(best.mate) + 2:
+                break
+        return [r for r in results if r is not None]
+
+    def _setup(self, board: Board, excluded: List[int]) -> int:
+        n = self._searcher.setup(board._core, excluded)
+        if self._stop_requested:        # a stop() that came before or during set-up
+            self._searcher.stop()
+        return n
+
+    def _interrupted(self, prev: Optional[SearchResult], score: int,
+                     start: float) -> SearchResult:
+        # The iteration was cut short.  Its best move so far was fully
+        # searched and beat the window, so it replaces the previous
+        # iteration's move; the score stays the last complete one.
+        s = self._searcher
+        code = s.best_move()
+        pv = [MOVES[c] for c in s.pv()]
+        if not pv or pv[0] != MOVES[code]:
+            pv = [MOVES[code]]
+        if prev is None:
+            return self._result(pv, score if abs(score) < INFINITE else 0, 0, start)
+        if pv[0] == prev.move:
+            pv = prev.pv
+        return SearchResult(pv[0], prev.score, prev.mate, prev.depth, s.seldepth, pv, s.nodes,
+                            _time.monotonic() - start)
+
+    def _aspiration(self, depth: int, guess: int) -> int:
+        s = self._searcher
+        if depth < 4 or abs(guess) > WIN_SCORE:
+            return s.search_depth(depth)
+        delta = 40
+        alpha, beta = guess - delta, guess + delta
+        while True:
+            score = s.search_depth(depth, alpha, beta)
+            if s.stopped:
+                return score
+            if score <= alpha:
+                alpha = max(-INFINITE, alpha - delta * 3)
+            elif score >= beta:
+                beta = min(INFINITE, beta + delta * 3)
+            else:
+                return score
+            delta *= 3
+            if delta > 1000:
+                alpha, beta = -INFINITE, INFINITE
+
+    def _result(self, pv: List[Move], score: int, depth: int, start: float) -> SearchResult:
+        s = self._searcher
+        return SearchResult(pv[0], score, mate_in(score), depth, s.seldepth, pv, s.nodes,
+                            _time.monotonic() - start)
