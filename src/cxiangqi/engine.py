@@ -25,7 +25,7 @@ from .board import Board
 from .move import MOVES, Move
 
 __all__ = ["Engine", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS", "level_named",
-           "MATE_SCORE"]
+           "MATE_SCORE", "bench", "BENCH_FENS"]
 
 # time kept in hand on every move, for the protocol round trip
 MOVE_OVERHEAD = 0.03
@@ -357,3 +357,35 @@ class Engine:
         s = self._searcher
         return SearchResult(pv[0], score, mate_in(score), depth, s.seldepth, pv, s.nodes,
                             _time.monotonic() - start)
+
+
+# Positions for bench(): the start, openings, middle games and endings from
+# real games.  The total node count at a fixed depth is a signature of the
+# search: it changes only when the search does (Stockfish's `bench`).
+BENCH_FENS = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2",
+    "1rbakabr1/9/2n1c1n2/p1p1p1p1p/9/2P3P2/P3P2cP/1CN1C1N2/9/R1BAKABR1 w - - 12 7",
+    "1nbakab2/r8/2c1c1n2/p1p1p1p1p/7R1/2P6/P2rP1P1P/BCN1C1N2/9/R2AKAB2 w - - 14 8",
+    "1rbaka3/9/2ncb1n2/p1C1p1p1p/2p4r1/6P2/PcP1P3P/2N1BCN2/4A4/1RBAK2R1 b - - 19 10",
+    "r3kabr1/4a4/2n1b1R2/p1p1p3p/9/2P1P4/Pc4p1P/1CN1C4/4N4/R1BAKABc1 b - - 4 11",
+    "4kab2/4a4/2n1b1c2/p1p1p1Nnp/1r4c2/2P1P4/R7P/N1C1B2C1/4A4/3AK1B2 b - - 13 21",
+    "3ak4/4a4/1c2b1n2/5R2p/2p1C4/6r2/P1P5P/N8/4A4/2B1KAB2 b - - 2 24",
+    "4kab2/4a4/4b1c1n/p1RC5/4P4/6p2/P1cr4P/2N1B1N2/4A4/2B1KA3 w - - 4 26",
+    "4kab2/3Ra4/9/p1p5p/6b2/2P1P4/P1r5c/4B4/4A4/3NKAB2 b - - 2 30",
+    "2ba1k3/4acP2/4b4/3P5/3nCN3/2B6/3p5/3AB4/4A4/4K4 b - - 53 56",
+    "R2k1a3/9/5a3/6p1p/4P2C1/4c1P2/8r/4B4/4A4/4KAB2 b - - 1 40",
+]
+
+
+def bench(depth: int = 8, hash_mb: int = 16) -> Dict[str, float]:
+    """Searches BENCH_FENS to a fixed depth from a cleared engine; returns
+    {"nodes": total nodes, "seconds": time, "nps": nodes per second}."""
+    engine = Engine(hash_mb=hash_mb)
+    nodes = 0
+    start = _time.perf_counter()
+    for fen in BENCH_FENS:
+        engine.new_game()
+        nodes += engine.search(Board(fen), Limit(depth=depth)).nodes
+    seconds = _time.perf_counter() - start
+    return {"nodes": nodes, "seconds": seconds, "nps": nodes / seconds if seconds else 0.0}
