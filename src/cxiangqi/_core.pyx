@@ -15,6 +15,7 @@ from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
 from cxiangqi._position cimport (Position as CPosition, Undo, make_move,
                                  unmake_move, pos_clear, pos_compute_key,
                                  pos_add_piece, pos_remove_piece, pos_check)
+from cxiangqi._rules cimport count_repetitions, perpetual_mask
 from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
                                 is_legal_pseudo, is_pseudo_legal, attackers_of,
                                 checkers_of, gives_check, perft)
@@ -257,6 +258,53 @@ cdef class Position:
     def keys(self):
         """Zobrist keys of the positions before each move on the stack."""
         return [self.undo[i].key for i in range(self.n_undo)]
+
+    # --- repetition (the referee's view; the search uses the same code) ------
+
+    def history(self):
+        """(keys, checks) for the positions since the last capture that are
+        on the stack: keys[i] is the Zobrist key after the i-th of those
+        plies (keys[0] the position before them), checks[i] whether the
+        move into position i gave check.  The last entry is the current
+        position."""
+        cdef int back = min(self.n_undo, self.pos.halfmove)
+        cdef CPosition p = self.pos
+        cdef list keys = [0] * (back + 1)
+        cdef bytearray checks = bytearray(back + 1)
+        cdef int i
+        keys[back] = p.key
+        checks[back] = in_check(&p, p.side)
+        for i in range(back):
+            unmake_move(&p, &self.undo[self.n_undo - 1 - i])
+            keys[back - 1 - i] = p.key
+            checks[back - 1 - i] = in_check(&p, p.side)
+        return keys, bytes(checks)
+
+    @staticmethod
+    def repetitions(list keys, int want):
+        """(count, first): how often the last position of `keys` occurs in
+        it, at most `want`, and the index of the earliest counted."""
+        cdef int n = len(keys)
+        if n == 0:
+            return 0, 0
+        cdef u64 *buf = <u64 *> malloc(n * sizeof(u64))
+        if buf == NULL:
+            raise MemoryError()
+        cdef int i, first, count
+        for i in range(n):
+            buf[i] = keys[i]
+        count = count_repetitions(buf, n - 1, 0, want, &first)
+        free(buf)
+        return count, first
+
+    @staticmethod
+    def perpetual(bytes flags, int first):
+        """perpetual_mask over flags[first..]: bit 1 the side that made the
+        last move flagged all its moves since `first`, bit 2 the other side."""
+        cdef int idx = len(flags) - 1
+        if first < 0 or first > idx:
+            raise ValueError("first out of range")
+        return perpetual_mask(<const u8 *> <const char *> flags, first, idx)
 
     # --- attacks and checks -------------------------------------------------
 

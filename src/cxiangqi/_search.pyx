@@ -19,6 +19,7 @@ from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_nu
                                  unmake_null)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal)
 from cxiangqi._core cimport Position as PyPosition
+from cxiangqi._rules cimport count_repetitions, perpetual_mask
 
 
 # Piece values for move ordering (MVV/LVA) and null-move material, by type.
@@ -136,39 +137,21 @@ cdef inline void tt_store(SearchState *st, int depth, int score, int flag, int m
 # 1 when the current position occurred before on the path or in the game
 # (same side to move, no capture since); *score gets its value for the side
 # to move: the side that gave check with every move of the cycle loses
-# (unless both did), anything else is a draw.
+# (unless both did), anything else is a draw.  One earlier occurrence is
+# enough inside the search; the referee (Board.outcome) waits for a third.
 cdef inline bint repetition(const SearchState *st, int *score) noexcept nogil:
     cdef int idx = st.root + st.ply
-    cdef int lim = idx - st.pos.halfmove
-    if lim < 0:
-        lim = 0
-    cdef int i = idx - 4
-    cdef int j
-    cdef bint opp_checks, own_checks
-    while i >= lim:
-        if st.keys[i] == st.keys[idx]:
-            # moves j -> j + 1 for j in [i, idx); checks[j + 1]: did it check?
-            opp_checks = True
-            own_checks = True
-            j = idx - 1
-            while j >= i:
-                if not st.checks[j + 1]:
-                    opp_checks = False
-                j -= 2
-            j = idx - 2
-            while j >= i:
-                if not st.checks[j + 1]:
-                    own_checks = False
-                j -= 2
-            if opp_checks and not own_checks:
-                score[0] = BAN
-            elif own_checks and not opp_checks:
-                score[0] = -BAN
-            else:
-                score[0] = 0
-            return True
-        i -= 2
-    return False
+    cdef int first
+    if count_repetitions(st.keys, idx, idx - st.pos.halfmove, 2, &first) < 2:
+        return False
+    cdef int mask = perpetual_mask(st.checks, first, idx)
+    if mask == 1:           # the opponent (who just moved) checked throughout
+        score[0] = BAN
+    elif mask == 2:         # we did
+        score[0] = -BAN
+    else:
+        score[0] = 0
+    return True
 
 
 # --- move ordering ---------------------------------------------------------------

@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional
 
+from . import rules as _rules
 from ._core import Position as _Position
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import (STARTING_FEN, board_fen, check_not_to_move_safe, check_placement,
@@ -35,6 +36,26 @@ class Termination(enum.Enum):
     STALEMATE = enum.auto()
     """The side to move is not in check but has no legal move (困毙): in
     xiangqi this is a loss for that side, not a draw."""
+    PERPETUAL_CHECK = enum.auto()
+    """A position occurred a third time and one side gave check with every
+    move of the cycle (长将): that side loses."""
+    PERPETUAL_CHASE = enum.auto()
+    """A position occurred a third time and one side chased the same piece
+    with every move of the cycle (长捉) while the other did not: the chaser
+    loses."""
+    REPETITION = enum.auto()
+    """A position occurred a third time with no perpetual check or chase:
+    a draw (reported with ``outcome(claim_draw=True)``)."""
+    MOVE_LIMIT = enum.auto()
+    """120 plies (60 moves by each side) without a capture: a draw."""
+    INSUFFICIENT_MATERIAL = enum.auto()
+    """Neither side has a rook, horse, cannon or pawn: a draw."""
+    RESIGNATION = enum.auto()
+    """A player resigned (set by game front ends, never by the rules)."""
+    AGREEMENT = enum.auto()
+    """Draw agreed (set by game front ends)."""
+    TIME_FORFEIT = enum.auto()
+    """A player ran out of time (set by game front ends)."""
 
 
 @dataclass(frozen=True)
@@ -366,16 +387,46 @@ class Board:
         this LOSES for the side to move: see outcome()."""
         return not self._core.in_check() and self._core.count_legal() == 0
 
-    def outcome(self) -> Optional[Outcome]:
-        """How the game has ended, or None while it goes on.  A side with no
-        legal move loses, in check (CHECKMATE) or not (STALEMATE)."""
-        if self._core.count_legal() > 0:
-            return None
-        reason = Termination.CHECKMATE if self._core.in_check() else Termination.STALEMATE
-        return Outcome(reason, not self.turn)
+    def outcome(self, *, claim_draw: bool = False) -> Optional[Outcome]:
+        """How the game has ended, or None while it goes on, as a referee
+        rules (see cxiangqi.rules):
 
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
+        - no legal move: the side to move loses, in check (CHECKMATE) or
+          not (STALEMATE);
+        - a position occurring the third time (the move stack since the
+          last capture is the record): the side that checked (PERPETUAL_CHECK)
+          or chased (PERPETUAL_CHASE) with every move of the cycle loses;
+          otherwise it is a draw by REPETITION, reported only with
+          ``claim_draw=True`` (as python-chess treats threefold repetition);
+        - 120 plies without a capture: MOVE_LIMIT, a draw;
+        - no rook, horse, cannon or pawn on either side: INSUFFICIENT_MATERIAL.
+        """
+        if self._core.count_legal() == 0:
+            reason = Termination.CHECKMATE if self._core.in_check() else Termination.STALEMATE
+            return Outcome(reason, not self.turn)
+        verdict = _rules.repetition_verdict(self)
+        if verdict is not None:
+            kind, loser = verdict
+            if kind == "perpetual_check":
+                return Outcome(Termination.PERPETUAL_CHECK, not loser)
+            if kind == "perpetual_chase":
+                return Outcome(Termination.PERPETUAL_CHASE, not loser)
+            if claim_draw:
+                return Outcome(Termination.REPETITION, None)
+        if self._core.halfmove >= _rules.MOVE_LIMIT_PLIES:
+            return Outcome(Termination.MOVE_LIMIT, None)
+        if _rules.insufficient_material(self):
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+        return None
+
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        return self.outcome(claim_draw=claim_draw) is not None
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Has the current position occurred `count` times (same side to
+        move, since the last capture)?"""
+        keys, _ = self._core.history()
+        return _Position.repetitions(keys, count)[0] >= count
 
     # --- whole-board helpers ------------------------------------------------------
 
