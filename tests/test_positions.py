@@ -40,10 +40,16 @@ def _check_position(p):
         problems.append(f"{fen}: count()={board.legal_moves.count()} len()={len(board.legal_moves)} expected {n}")
     if bool(board.legal_moves) != (n > 0):
         problems.append(f"{fen}: bool(legal_moves) wrong")
+    # besides no legal move, the game is also over with no attacking piece
+    # left on either side, or after 120 plies without a capture
+    fields = fen.split()
+    no_attackers = not any(ch in "RNCPrncp" for ch in fields[0])
+    move_limit = len(fields) > 4 and int(fields[4]) >= 120
     for name, expected in (("is_check", p["in_check"]),
                            ("is_checkmate", p["checkmate"]),
                            ("is_stalemate", p["stalemate"]),
-                           ("is_game_over", p["checkmate"] or p["stalemate"])):
+                           ("is_game_over", p["checkmate"] or p["stalemate"]
+                            or no_attackers or move_limit)):
         value = getattr(board, name)()
         if value is not expected:
             problems.append(f"{fen}: {name}() is {value!r}, expected {expected!r}")

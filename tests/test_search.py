@@ -207,18 +207,27 @@ def _count_for(seconds: float) -> int:
 
 
 def test_search_releases_the_gil():
-    solo = _count_for(0.5)
+    # A pure-Python loop keeps at least half its solo speed while the engine
+    # searches in another thread.  Solo and shared runs alternate a few times
+    # and the best pair counts, so another process on the machine cannot
+    # fail the test (a GIL held by the search would: the loop would stall).
     engine = Engine(hash_mb=16)
-    t = threading.Thread(target=engine.search, args=(Board(), Limit()))
-    t.start()
-    try:
-        time.sleep(0.05)
-        shared = _count_for(0.5)
-    finally:
-        engine.stop()
-        t.join(5)
-    assert not t.is_alive()
-    assert shared >= solo / 2, (solo, shared)
+    ratios = []
+    for _ in range(3):
+        solo = _count_for(0.3)
+        t = threading.Thread(target=engine.search, args=(Board(), Limit()))
+        t.start()
+        try:
+            time.sleep(0.05)
+            shared = _count_for(0.3)
+        finally:
+            engine.stop()
+            t.join(5)
+        assert not t.is_alive()
+        ratios.append(shared / solo)
+        if ratios[-1] >= 0.5:
+            break
+    assert max(ratios) >= 0.5, ratios
 
 
 def test_stop_ends_an_infinite_search():
