@@ -192,3 +192,20 @@ def test_pyffish_after_moves():
             assert sorted(m.iccs() for m in board.legal_moves) == theirs, board.fen()
         ffen = pyffish.get_fen("xiangqi", pyffish.start_fen("xiangqi"), played)
         assert board.fen().split()[:2] == ffen.split()[:2]
+
+
+def test_search_attack_test_agrees_with_attackers():
+    """The search's fast square_attacked() and the generic attackers() give
+    the same answer for every square, both colours, on 400 positions."""
+    rng = random.Random(11)
+    sample = rng.sample(POSITIONS, 400)
+    bad = []
+    for p in sample:
+        board = Board(p["fen"])
+        for color in (0, 1):
+            for sq in range(90):
+                fast = board._core.square_attacked(color, sq)
+                slow = bool(board._core.attackers(color, sq))
+                if fast != slow:
+                    bad.append((p["fen"], color, sq, fast, slow))
+    assert bad == [], bad[:10]

@@ -18,7 +18,7 @@ from cxiangqi._position cimport (Position as CPosition, Undo, make_move,
 from cxiangqi._rules cimport count_repetitions, perpetual_mask
 from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
                                 is_legal_pseudo, is_pseudo_legal, attackers_of,
-                                checkers_of, gives_check, perft)
+                                checkers_of, gives_check, perft, square_attacked)
 
 COMPILED = True
 # True in a build made with CXIANGQI_DEBUG=1 (sanitizers and invariant checks)
@@ -323,6 +323,10 @@ cdef class Position:
         cdef int out[16]
         cdef int n = attackers_of(&self.pos, _sq(sq90), _side(color), out)
         return _squares_to_list(out, n)
+
+    def square_attacked(self, int color, int sq90):
+        """The search's fast attack test (must agree with attackers())."""
+        return square_attacked(&self.pos, _sq(sq90), _side(color))
 
     def gives_check(self, int from90, int to90):
         """Does the (pseudo-legal) move give check?  False if not pseudo-legal."""

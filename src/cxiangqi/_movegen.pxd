@@ -15,6 +15,9 @@ cdef int count_legal(Position *pos) noexcept nogil
 # A side without a king is never in check.
 cdef bint in_check(const Position *pos, int side) noexcept nogil
 # True when mv (pseudo-legal) does not leave the mover in check.
+# True when a piece of `by` could capture on sq (the flying general is not
+# an attack here); the fast test the search uses for "is it defended".
+cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil
 cdef bint is_legal_pseudo(Position *pos, int mv) noexcept nogil
 cdef bint is_pseudo_legal(const Position *pos, int mv) noexcept nogil
 # Squares (mailbox) of the pieces of `side` that could capture on sq, written

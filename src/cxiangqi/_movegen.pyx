@@ -144,6 +144,61 @@ cdef bint in_check(const Position *pos, int side) noexcept nogil:
     return False
 
 
+cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
+    cdef const u8 *b = pos.board
+    cdef int tag = side_tag(by)
+    cdef int i, d, s, pc
+    # horses, with the leg next to sq
+    for i in range(4):
+        if b[sq + DIAG[i]] == EMPTY:
+            pc = b[sq + HORSE_FROM[i][0]]
+            if (pc & tag) and PTYPE[pc] == HORSE:
+                return True
+            pc = b[sq + HORSE_FROM[i][1]]
+            if (pc & tag) and PTYPE[pc] == HORSE:
+                return True
+    # pawns: stepping forward onto sq, or sideways once across the river
+    pc = b[sq - pawn_forward(by)]
+    if (pc & tag) and PTYPE[pc] == PAWN:
+        return True
+    for d in range(-1, 2, 2):
+        pc = b[sq + d]
+        if (pc & tag) and PTYPE[pc] == PAWN and not own_half(sq + d, by):
+            return True
+    # king and advisors inside the palace, elephants on their own half
+    if IN_PALACE[sq]:
+        for i in range(4):
+            pc = b[sq + ORTH[i]]
+            if (pc & tag) and PTYPE[pc] == KING:
+                return True
+            pc = b[sq + DIAG[i]]
+            if (pc & tag) and PTYPE[pc] == ADVISOR:
+                return True
+    if own_half(sq, by):
+        for i in range(4):
+            pc = b[sq + 2 * DIAG[i]]
+            if (pc & tag) and PTYPE[pc] == ELEPHANT and b[sq + DIAG[i]] == EMPTY:
+                return True
+    # rooks (first piece on a line) and cannons (second)
+    for i in range(4):
+        d = ORTH[i]
+        s = sq + d
+        while b[s] == EMPTY:
+            s += d
+        pc = b[s]
+        if pc == OFF:
+            continue
+        if (pc & tag) and PTYPE[pc] == ROOK:
+            return True
+        s += d
+        while b[s] == EMPTY:
+            s += d
+        pc = b[s]
+        if (pc & tag) and PTYPE[pc] == CANNON:
+            return True
+    return False
+
+
 cdef bint is_legal_pseudo(Position *pos, int mv) noexcept nogil:
     cdef Undo u
     make_move(pos, mv, &u)

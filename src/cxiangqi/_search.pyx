@@ -17,7 +17,8 @@ from cxiangqi._types cimport *
 from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ, ORTH
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null,
                                  unmake_null)
-from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal)
+from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal,
+                                square_attacked)
 from cxiangqi._core cimport Position as PyPosition
 from cxiangqi._rules cimport count_repetitions, perpetual_mask
 
@@ -28,6 +29,7 @@ cdef int[7] ORDER_VALUE = [10000, 200, 200, 400, 900, 450, 100]
 cdef enum:
     TEMPO = 10
     HOLLOW_CANNON = 60      # enemy cannon facing the king on an open file
+    FUTILITY_MARGIN = 150   # per ply of remaining depth
     DEFENDER_SHORTAGE = 4   # per missing advisor/elephant and unit of threat
 
 cdef enum:
@@ -272,6 +274,11 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
     score_moves(st, mvs, scores, n, 0)
     for i in range(n):
         mv = pick(mvs, scores, n, i)
+        # a capture of a cheaper, defended piece rarely gains: skip it
+        # (measured: fewer qsearch nodes, same mates found; see README)
+        if not checked and scores[i] < SCORE_GOOD_CAPTURE \
+                and square_attacked(&st.pos, mv >> 8, st.pos.side ^ 1):
+            continue
         if not step(st, mv):
             continue
         legal += 1
@@ -334,8 +341,11 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null
 
     # 5. null move: if passing still fails high, so will a real move
     cdef Undo nu
+    cdef int static_eval = -INF
+    if not checked and not pv_node:
+        static_eval = evaluate(pos)
     if (allow_null and not pv_node and not checked and depth >= 2 and beta < WIN
-            and null_ok(pos) and evaluate(pos) >= beta):
+            and null_ok(pos) and static_eval >= beta):
         make_null(pos, &nu)
         st.ply += 1
         st.keys[st.root + st.ply] = pos.key
@@ -357,6 +367,10 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null
     cdef int old_alpha = alpha
     cdef int i, mv, r, new_depth
     cdef bint quiet, gives
+    # futility: near the horizon, a quiet move cannot lift a hopeless
+    # static evaluation above alpha
+    cdef bint futile = (depth <= 2 and static_eval > -INF and abs(alpha) < WIN
+                        and static_eval + FUTILITY_MARGIN * depth <= alpha)
     for i in range(n):
         mv = pick(mvs, scores, n, i)
         quiet = pos.board[mv >> 8] == EMPTY
@@ -364,6 +378,9 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null
             continue
         legal += 1
         gives = st.checks[st.root + st.ply]
+        if futile and quiet and not gives and legal > 1 and scores[i] < SCORE_KILLER:
+            unstep(st)
+            continue
         new_depth = depth - 1
         if legal == 1:
             score = -search(st, new_depth, -beta, -alpha, True)
@@ -373,6 +390,10 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null
             if depth >= 3 and legal > 3 and quiet and not checked and not gives \
                     and scores[i] < SCORE_KILLER:
                 r = 1 if (pv_node or legal <= 8) else 2
+                if depth >= 7 and legal > 16 and not pv_node:
+                    r += 1
+                if r > new_depth - 1:
+                    r = new_depth - 1
             score = -search(st, new_depth - r, -alpha - 1, -alpha, True)
             if score > alpha and r > 0:
                 score = -search(st, new_depth, -alpha - 1, -alpha, True)
