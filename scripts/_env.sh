@@ -29,7 +29,16 @@ say() { printf '==> %s\n' "$*"; }
 APT_NEEDS=(
     "python3-venv|\"\$PYTHON\" -c 'import venv, ensurepip'"
     "gcc|command -v gcc"
+    "fairymax|test -x /usr/games/maxqi"
     "python3-dev|\"\$PYTHON\" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()[\"include\"], \"Python.h\")))'"
+    # the desktop game (pyfrontend) and its window tests: a virtual display, real
+    # clicks, screenshots, Tk for the Debian Python, CJK fonts for the pieces
+    "xvfb|command -v Xvfb"
+    "xdotool|command -v xdotool"
+    "imagemagick|command -v import"
+    "python3-tk|\"\$PYTHON\" -c 'import tkinter'"
+    "fonts-arphic-ukai|fc-list 2>/dev/null | grep -qi ukai"
+    "fonts-wqy-zenhei|fc-list 2>/dev/null | grep -qi 'wenquanyi zen hei'"
 )
 
 ensure_debian_packages() {

@@ -22,10 +22,13 @@ from typing import Callable, Dict, Iterable, List, Optional, Union
 
 from ._search import BAN_SCORE, INFINITE, MATE_SCORE, MAX_DEPTH, WIN_SCORE, Searcher
 from .board import Board
+from .external import (EngineError, EngineTerminatedError, EngineTimeoutError, ExternalEngine,
+                       IllegalEngineMoveError, PlayResult)
 from .move import MOVES, Move
 
 __all__ = ["Engine", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS", "level_named",
-           "MATE_SCORE", "bench", "BENCH_FENS"]
+           "MATE_SCORE", "bench", "BENCH_FENS", "ExternalEngine", "EngineError",
+           "EngineTerminatedError", "EngineTimeoutError", "IllegalEngineMoveError", "PlayResult"]
 
 # time kept in hand on every move, for the protocol round trip
 MOVE_OVERHEAD = 0.03
@@ -253,13 +256,20 @@ class Engine:
         nodes = min((n for n in (limit.nodes, lvl.nodes) if n is not None), default=0)
         soft = hard = None
         if limit.movetime is not None:
-            soft = hard = max(0.001, limit.movetime - MOVE_OVERHEAD * (limit.movetime > 0.2))
+            # a fixed time for this move: use all of it (the interrupted last
+            # iteration still contributes its best move)
+            hard = max(0.001, limit.movetime - MOVE_OVERHEAD * (limit.movetime > 0.2))
         if limit.time is not None:
             left = max(0.0, limit.time - MOVE_OVERHEAD)
-            togo = limit.movestogo or 30
-            clock_soft = left / togo + (limit.inc or 0.0) * 0.75
-            clock_hard = max(0.001, min(left * 0.5, clock_soft * 4))
-            clock_soft = max(0.001, min(clock_soft, clock_hard))
+            inc = limit.inc or 0.0
+            if limit.movestogo == 1:
+                # the whole clock is for this move (UCCI's way to give a fixed time)
+                clock_soft, clock_hard = None, max(0.001, left * 0.9 + inc * 0.9)
+            else:
+                togo = limit.movestogo or 30
+                clock_soft = left / togo + inc * 0.75
+                clock_hard = max(0.001, min(left * 0.5, clock_soft * 4))
+                clock_soft = max(0.001, min(clock_soft, clock_hard))
             if hard is None or clock_hard < hard:
                 soft, hard = clock_soft, clock_hard
         return depth, nodes, soft, hard

@@ -1,0 +1,477 @@
+#!/usr/bin/env python3
+"""Engine matches refereed by cxiangqi's own rules.
+
+Plays two engines against each other, alternating colours over a set of
+common opening lines (each opening twice, once with each engine as Red), and
+prints every game's result, the score and the Elo difference with its 95%
+error bar::
+
+    python benchmarks/match.py --engine1 cxiangqi-engine \\
+        --engine2 /usr/games/maxqi --proto2 xboard --games 40 --movetime 0.2
+
+An engine is a command line (a UCI, UCCI or xboard program; the protocol is
+found by trying, or given with --proto1/--proto2), or ``builtin[:LEVEL]``
+for cxiangqi's engine run in this process (LEVEL 1..10, easy, normal,
+hard).  Limits: --movetime seconds, --depth, --nodes, or a game clock --tc
+BASE+INC (seconds; each engine gets its own clock and loses on time), for
+both engines or per engine (--movetime2, --tc1, ...).
+
+The referee is cxiangqi.Board's rules (``outcome(claim_draw=True)``): an
+illegal move (or a crash, a timeout, no move) loses for the engine that made
+it; a side with no legal move loses (checkmate or stalemate); at a position's
+third occurrence perpetual check or perpetual chase loses and any other
+repetition draws; 120 plies without a capture, neither side able to cross the
+river, or --max-plies (300) are draws.  Engines' own claims are ignored,
+except resignation.
+
+Note on fixed time per move with xboard engines: the protocol's ``st`` takes
+whole seconds, so the client sends ``st`` rounded up plus the exact time as
+the clock (``time``/``otim`` in centiseconds).  MaxQi starts no new iteration
+after ~6% of its clock, so at --movetime 0.1 it averaged 25 ms a move.  The
+average time each engine actually used is printed; a game clock (--tc) gives
+both engines the same budget to manage (at --tc 10+0.1: 0.26 s vs 0.18 s).
+
+From Python, ``play_match(...)`` plays a match and returns a MatchResult.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from cxiangqi import STARTING_FEN, Board
+from cxiangqi.engine import Limit
+from cxiangqi.external import (EngineError, EngineTerminatedError, EngineTimeoutError,
+                               ExternalEngine, IllegalEngineMoveError, PlayResult)
+from cxiangqi.square import BLACK, RED
+
+#: (name, ICCS moves): common openings, a few plies each, both sides' main lines
+OPENINGS: List[Tuple[str, str]] = [
+    ("Central cannon vs screen horses (中炮对屏风马)", "h2e2 h9g7 h0g2 b9c7"),
+    ("Central cannon, seventh pawn, vs screen horses (中炮七兵对屏风马)", "h2e2 h9g7 h0g2 b9c7 c3c4 c6c5"),
+    ("Same-direction cannons (顺炮)", "h2e2 h7e7 h0g2 h9g7"),
+    ("Opposite-direction cannons (列炮)", "h2e2 b7e7 h0g2 b9c7"),
+    ("Central cannon vs reverse palace horse (中炮对反宫马)", "h2e2 b9c7 h0g2 h7f7"),
+    ("Central cannon vs three-step tiger (中炮对三步虎)", "h2e2 h9g7 h0g2 h7i7"),
+    ("Pawn opening (仙人指路)", "c3c4 g6g5"),
+    ("Pawn opening vs pawn (对兵局)", "c3c4 c6c5"),
+    ("Elephant opening (飞相局)", "g0e2 h9g7"),
+    ("Horse opening (起马局)", "h0g2 g6g5"),
+    ("Palace-corner cannon (士角炮)", "h2f2 h9g7"),
+    ("Cross-palace cannon (过宫炮)", "h2d2 h9g7"),
+]
+
+DEFAULT_MAX_PLIES = 300
+#: a clock may run this far below zero before the engine loses on time
+TIME_MARGIN = 0.05
+
+
+# --- Elo ----------------------------------------------------------------------------
+
+def _elo(p: float) -> float:
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
+    """Elo difference from a score, and the half-width of its 95% confidence
+    interval (normal approximation over per-game scores).  ``(0.0, inf)``
+    without games; infinite when the score is 0% or 100%."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, math.inf
+    p = (wins + 0.5 * draws) / n
+    var = (wins * (1.0 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n
+    se = math.sqrt(var / n)
+    lo, hi = _elo(p - 1.96 * se), _elo(p + 1.96 * se)
+    if math.isinf(lo) or math.isinf(hi):
+        return _elo(p), math.inf
+    return _elo(p), (hi - lo) / 2.0
+
+
+def format_elo(diff: float, error: float) -> str:
+    def num(x: float) -> str:
+        return ("+inf" if x > 0 else "-inf") if math.isinf(x) else f"{x:+.1f}"
+    return f"{num(diff)} +/- {'inf' if math.isinf(error) else f'{error:.1f}'}"
+
+
+# --- players ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Clock:
+    """A game clock: `base` seconds for the game plus `inc` per move."""
+
+    base: float
+    inc: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> "Clock":
+        """``"60"``, ``"60+0.5"`` (seconds)."""
+        base, _, inc = text.partition("+")
+        try:
+            clock = cls(float(base), float(inc or 0))
+        except ValueError:
+            raise ValueError(f"bad time control {text!r}: expected BASE[+INC] in seconds") from None
+        if clock.base <= 0 or clock.inc < 0:
+            raise ValueError(f"bad time control {text!r}")
+        return clock
+
+
+class _Builtin:
+    """cxiangqi's engine in this process, answering like an ExternalEngine."""
+
+    protocol = "builtin"
+
+    def __init__(self, level: str) -> None:
+        from cxiangqi.engine import Engine
+        self.engine = Engine(hash_mb=64, level=level)
+        self.name = f"cxiangqi builtin (level {level})"
+        self.alive = True
+
+    def play(self, board: Board, limit: Limit, **_: Any) -> PlayResult:
+        r = self.engine.search(board, limit)
+        info = {"depth": r.depth, "score": r.score, "mate": r.mate, "nodes": r.nodes,
+                "time": r.time, "pv": r.pv}
+        return PlayResult(r.move, r.ponder, info)
+
+    def new_game(self) -> None:
+        self.engine.new_game()
+
+    def quit(self) -> None:
+        self.alive = False
+
+
+class Player:
+    """One side of a match: how to start the engine, its limit or clock,
+    and its running statistics.  The engine is (re)started when needed."""
+
+    def __init__(self, spec: Any, protocol: str = "auto", *, limit: Optional[Limit] = None,
+                 clock: Optional[Clock] = None, options: Optional[Dict[str, Any]] = None,
+                 label: str = "") -> None:
+        if limit is None and clock is None:
+            raise ValueError(f"{label or 'engine'}: give a limit (movetime, depth, nodes) "
+                             "or a clock")
+        self.spec = spec
+        self.protocol = protocol
+        self.limit = limit
+        self.clock = clock
+        self.options = dict(options or {})
+        self.label = label
+        self.engine: Any = None
+        self.owned = True
+        self.name = label or str(spec)
+        self.think_time = 0.0
+        self.moves = 0
+        if not isinstance(spec, (str, list, tuple)):  # an engine object given by the caller
+            self.engine, self.owned = spec, False
+            self.name = getattr(spec, "name", self.name)
+
+    def start(self) -> None:
+        if self.engine is not None and getattr(self.engine, "alive", True):
+            return
+        if not self.owned:
+            raise EngineTerminatedError(f"{self.name}: the engine given to the match has died")
+        spec = self.spec
+        if isinstance(spec, str) and spec.split(":")[0] == "builtin":
+            level = spec.partition(":")[2] or "hard"
+            self.engine = _Builtin(level)
+        else:
+            command: Union[str, List[str]] = spec if isinstance(spec, str) else list(spec)
+            if command == "cxiangqi-engine" and shutil.which(command) is None:
+                command = [sys.executable, "-m", "cxiangqi.protocol"]
+            self.engine = ExternalEngine.popen(command, self.protocol, options=self.options)
+        self.name = self.engine.name
+
+    def new_game(self) -> None:
+        self.start()
+        new_game = getattr(self.engine, "new_game", None)
+        if new_game is not None:
+            new_game()
+
+    def quit(self) -> None:
+        if self.engine is not None and self.owned:
+            try:
+                self.engine.quit()
+            except EngineError:
+                pass
+        if self.owned:
+            self.engine = None
+
+    @property
+    def average_time(self) -> float:
+        return self.think_time / self.moves if self.moves else 0.0
+
+
+# --- games --------------------------------------------------------------------------
+
+@dataclass
+class GameRecord:
+    """One game: who was Red, the opening, the moves, the result and why."""
+
+    number: int
+    red: str
+    black: str
+    engine1_red: bool
+    opening: str
+    moves: List[str]
+    result: str            # "1-0", "0-1", "1/2-1/2"
+    reason: str
+    start_fen: str = STARTING_FEN
+
+    @property
+    def score1(self) -> float:
+        """Points for engine 1: 1, 0.5 or 0."""
+        if self.result == "1/2-1/2":
+            return 0.5
+        red_won = self.result == "1-0"
+        return 1.0 if red_won == self.engine1_red else 0.0
+
+
+@dataclass
+class MatchResult:
+    name1: str
+    name2: str
+    games: List[GameRecord] = field(default_factory=list)
+    average_time1: float = 0.0
+    average_time2: float = 0.0
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for g in self.games if g.score1 == 1.0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for g in self.games if g.score1 == 0.5)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for g in self.games if g.score1 == 0.0)
+
+    @property
+    def score(self) -> float:
+        return sum(g.score1 for g in self.games)
+
+    @property
+    def elo(self) -> Tuple[float, float]:
+        return elo_difference(self.wins, self.draws, self.losses)
+
+    def summary(self) -> str:
+        n = len(self.games)
+        pct = 100.0 * self.score / n if n else 0.0
+        diff, err = self.elo
+        return (f"{self.name1} vs {self.name2}: +{self.wins} ={self.draws} -{self.losses} "
+                f"({self.score:g}/{n}, {pct:.1f}%), Elo difference {format_elo(diff, err)}; "
+                f"average time per move {self.average_time1:.3f} s vs {self.average_time2:.3f} s")
+
+
+def _result(winner: Optional[bool]) -> str:
+    return "1/2-1/2" if winner is None else ("1-0" if winner == RED else "0-1")
+
+
+def play_game(red: Player, black: Player, opening: Sequence[str] = (), *, number: int = 1,
+              engine1_red: bool = True, opening_name: str = "",
+              max_plies: int = DEFAULT_MAX_PLIES, start_fen: Optional[str] = None) -> GameRecord:
+    """Plays one game from the start position (or `start_fen`) after the
+    opening moves, and referees it.  `red` moves first from the start
+    position; from a FEN, the player of the side to move does."""
+    board = Board() if start_fen is None else Board(start_fen)
+    for text in opening:
+        board.push_iccs(text)
+    seen = Counter([board.zobrist_hash()])
+    clocks = {RED: red.clock.base if red.clock else None,
+              BLACK: black.clock.base if black.clock else None}
+    players = {RED: red, BLACK: black}
+
+    def finish(winner: Optional[bool], reason: str) -> GameRecord:
+        record = _record(number, red, black, engine1_red, opening_name, board,
+                         _result(winner), reason)
+        record.start_fen = start_fen or STARTING_FEN
+        return record
+
+    for side, p in players.items():
+        try:
+            p.new_game()
+        except EngineError as e:
+            p.quit()
+            return finish(not side, f"{p.name} could not start: {e}")
+
+    while True:
+        # cxiangqi's referee rules: no legal move loses; at a third
+        # repetition, perpetual check or chase loses, anything else draws;
+        # 120 plies without a capture and insufficient material draw
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return finish(outcome.winner, outcome.termination.name.lower().replace("_", " "))
+        # belt and braces, should the rules above ever miss a cycle
+        if seen[board.zobrist_hash()] >= 5:
+            return finish(None, "repetition (fivefold)")
+        if len(board.move_stack) >= max_plies:
+            return finish(None, f"ply limit ({max_plies})")
+        side = board.turn
+        player, other = players[side], players[not side]
+        if player.clock is not None:
+            limit = Limit(time=max(0.0, clocks[side]), inc=player.clock.inc or None)
+        else:
+            limit = player.limit
+        kwargs: Dict[str, Any] = {}
+        if clocks[not side] is not None:
+            kwargs["opponent_time"] = max(0.0, clocks[not side])
+            kwargs["opponent_inc"] = other.clock.inc if other.clock else None
+        t0 = time.monotonic()
+        try:
+            player.start()
+            result = player.engine.play(board, limit, **kwargs)
+        except IllegalEngineMoveError as e:
+            return finish(not side, f"illegal move by {player.name}: {e}")
+        except EngineTimeoutError as e:
+            player.quit()
+            return finish(not side, f"{player.name} timed out: {e}")
+        except EngineTerminatedError as e:
+            player.quit()
+            return finish(not side, f"{player.name} died: {e}")
+        except EngineError as e:
+            return finish(not side, f"{player.name} failed: {e}")
+        elapsed = time.monotonic() - t0
+        player.think_time += elapsed
+        player.moves += 1
+        if result.resigned:
+            return finish(not side, f"{player.name} resigned")
+        if result.move is None:
+            return finish(not side, f"{player.name} gave no move")
+        if not board.is_legal(result.move):
+            return finish(not side, f"illegal move by {player.name}: {result.move.iccs()}")
+        if clocks[side] is not None:
+            clocks[side] -= elapsed
+            if clocks[side] < -TIME_MARGIN:
+                return finish(not side, f"{player.name} lost on time")
+            clocks[side] += player.clock.inc  # type: ignore[union-attr]
+        board.push(result.move)
+        seen[board.zobrist_hash()] += 1
+
+
+def _record(number: int, red: Player, black: Player, engine1_red: bool, opening: str,
+            board: Board, result: str, reason: str) -> GameRecord:
+    return GameRecord(number, red.name, black.name, engine1_red, opening,
+                      [m.iccs() for m in board.move_stack], result, reason)
+
+
+def play_match(engine1: Any, engine2: Any, games: int = 2, *,
+               proto1: str = "auto", proto2: str = "auto",
+               limit: Optional[Limit] = None, limit1: Optional[Limit] = None,
+               limit2: Optional[Limit] = None, clock: Optional[Clock] = None,
+               clock1: Optional[Clock] = None, clock2: Optional[Clock] = None,
+               options1: Optional[Dict[str, Any]] = None,
+               options2: Optional[Dict[str, Any]] = None,
+               openings: Optional[Sequence[Tuple[str, str]]] = None,
+               max_plies: int = DEFAULT_MAX_PLIES,
+               on_game: Optional[Callable[[GameRecord, "MatchResult"], None]] = None
+               ) -> MatchResult:
+    """Plays `games` games between two engines (commands, ``builtin[:LEVEL]``
+    or engine objects with ``play(board, limit)``), alternating colours:
+    game 2k and 2k+1 use opening k (cycling), engine 1 Red in the first.
+    Per-engine limits/clocks override the shared ones.  Engines started
+    here are closed at the end."""
+    openings = list(OPENINGS if openings is None else openings) or [("start position", "")]
+    p1 = Player(engine1, proto1, limit=limit1 or (None if clock1 else limit),
+                clock=clock1 or (None if limit1 else clock), options=options1, label="engine1")
+    p2 = Player(engine2, proto2, limit=limit2 or (None if clock2 else limit),
+                clock=clock2 or (None if limit2 else clock), options=options2, label="engine2")
+    match = MatchResult(str(engine1), str(engine2))
+    try:
+        for i in range(games):
+            name, line = openings[(i // 2) % len(openings)]
+            engine1_red = i % 2 == 0
+            red, black = (p1, p2) if engine1_red else (p2, p1)
+            record = play_game(red, black, line.split(), number=i + 1, engine1_red=engine1_red,
+                               opening_name=name, max_plies=max_plies)
+            match.name1, match.name2 = p1.name, p2.name
+            match.games.append(record)
+            match.average_time1, match.average_time2 = p1.average_time, p2.average_time
+            if on_game is not None:
+                on_game(record, match)
+    finally:
+        p1.quit()
+        p2.quit()
+    return match
+
+
+# --- command line ---------------------------------------------------------------------
+
+def _limit(movetime: Optional[float], depth: Optional[int], nodes: Optional[int]) -> Optional[Limit]:
+    if movetime is None and depth is None and nodes is None:
+        return None
+    return Limit(movetime=movetime, depth=depth, nodes=nodes)
+
+
+def _options(pairs: Sequence[str]) -> Dict[str, str]:
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"bad option {pair!r}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Engines: a command line, or builtin[:LEVEL].")
+    ap.add_argument("--engine1", default="cxiangqi-engine")
+    ap.add_argument("--engine2", required=True)
+    for k in ("1", "2"):
+        ap.add_argument(f"--proto{k}", default="auto", choices=["auto", "uci", "ucci", "xboard"])
+        ap.add_argument(f"--movetime{k}", type=float, help=f"seconds per move for engine {k}")
+        ap.add_argument(f"--depth{k}", type=int)
+        ap.add_argument(f"--nodes{k}", type=int)
+        ap.add_argument(f"--tc{k}", help=f"game clock BASE+INC (seconds) for engine {k}")
+        ap.add_argument(f"--option{k}", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--movetime", type=float, help="seconds per move (both engines)")
+    ap.add_argument("--depth", type=int, help="search depth (both engines)")
+    ap.add_argument("--nodes", type=int, help="nodes per move (both engines)")
+    ap.add_argument("--tc", help="game clock BASE+INC in seconds (both engines), e.g. 60+0.5")
+    ap.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES)
+    ap.add_argument("--moves", action="store_true", help="print each game's moves")
+    args = ap.parse_args(argv)
+
+    def per_engine(k: str) -> Tuple[Optional[Limit], Optional[Clock]]:
+        lim = _limit(getattr(args, f"movetime{k}"), getattr(args, f"depth{k}"),
+                     getattr(args, f"nodes{k}"))
+        tc = getattr(args, f"tc{k}")
+        return lim, Clock.parse(tc) if tc else None
+
+    shared_limit = _limit(args.movetime, args.depth, args.nodes)
+    shared_clock = Clock.parse(args.tc) if args.tc else None
+    (l1, c1), (l2, c2) = per_engine("1"), per_engine("2")
+    if shared_limit is None and shared_clock is None and not ((l1 or c1) and (l2 or c2)):
+        shared_limit = Limit(movetime=0.2)
+
+    def show(record: GameRecord, match: MatchResult) -> None:
+        n = len(match.games)
+        print(f"Game {record.number}/{args.games} [{record.opening}] {record.red} (red) - "
+              f"{record.black} (black): {record.result} {record.reason}, "
+              f"{len(record.moves)} plies; score {match.score:g}/{n}", flush=True)
+        if args.moves:
+            print("  " + " ".join(record.moves), flush=True)
+
+    match = play_match(args.engine1, args.engine2, args.games, proto1=args.proto1,
+                       proto2=args.proto2, limit=shared_limit, limit1=l1, limit2=l2,
+                       clock=shared_clock, clock1=c1, clock2=c2,
+                       options1=_options(args.option1), options2=_options(args.option2),
+                       max_plies=args.max_plies, on_game=show)
+    print(match.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

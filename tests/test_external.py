@@ -1,0 +1,292 @@
+"""cxiangqi.external.ExternalEngine: driving engine programs over UCI, UCCI
+and xboard; our own engine command, MaxQi, and fake engines that misbehave."""
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+import time
+
+import pytest
+
+from cxiangqi import Board, Move
+from cxiangqi.engine import Limit
+from cxiangqi.external import (EngineError, EngineTerminatedError, EngineTimeoutError,
+                               ExternalEngine, IllegalEngineMoveError)
+
+ENGINE = [sys.executable, "-m", "cxiangqi.protocol"]
+MAXQI = "/usr/games/maxqi"
+
+
+@pytest.fixture(params=["uci", "ucci"])
+def ours(request):
+    with ExternalEngine.popen(ENGINE, request.param) as engine:
+        yield engine
+
+
+@pytest.fixture
+def maxqi():
+    if not os.access(MAXQI, os.X_OK):
+        pytest.fail(f"MaxQi is not installed ({MAXQI}): apt-get install fairymax "
+                    "(scripts/test.sh installs it)")
+    with ExternalEngine.popen(MAXQI, "xboard") as engine:
+        yield engine
+
+
+def game(*moves: str) -> Board:
+    board = Board()
+    for m in moves:
+        board.push_iccs(m)
+    return board
+
+
+# --- our own engine command ------------------------------------------------------------
+
+def test_handshake_reads_name_and_options(ours):
+    assert ours.name.startswith("cxiangqi")
+    assert ours.alive
+    if ours.protocol == "uci":
+        assert {"hash", "multipv", "clear hash", "skill level"} <= set(ours.options)
+        assert ours.options["hash"].type == "spin" and ours.options["hash"].max == 4096
+    else:
+        assert {"usemillisec", "hashsize", "newgame"} <= set(ours.options)
+
+
+def test_play_gives_a_legal_move_with_info(ours):
+    board = game("h2e2", "h7e7")
+    result = ours.play(board, Limit(depth=3))
+    assert result.move in board.legal_moves
+    assert result.info["depth"] == 3
+    assert isinstance(result.info["score"], int)
+    assert result.pv and result.pv[0] == result.move
+    if result.ponder is not None:
+        after = board.copy()
+        after.push(result.move)
+        assert result.ponder in after.legal_moves
+    # the board is not changed
+    assert board.move_stack == [Move.from_iccs("h2e2"), Move.from_iccs("h7e7")]
+
+
+def test_play_under_each_kind_of_limit(ours):
+    board = game("b0c2")
+    for limit in (Limit(movetime=0.05), Limit(nodes=2000), Limit(time=1.0, inc=0.01),
+                  Limit(time=2.0, movestogo=10)):
+        start = time.monotonic()
+        assert ours.play(board, limit).move in board.legal_moves, limit
+        assert time.monotonic() - start < 3.0, limit
+
+
+def test_play_from_a_fen_with_a_capture_in_the_moves(ours):
+    # UCCI sends the position after the last capture; UCI the whole game
+    board = game("h2e2", "h7e7", "e2e6", "d9e8")
+    assert board.halfmove_clock == 1
+    result = ours.play(board, Limit(depth=2))
+    assert result.move in board.legal_moves
+    fen_board = Board("4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1")
+    fen_board.push_iccs("e1e8")
+    assert ours.play(fen_board, Limit(depth=2)).move in fen_board.legal_moves
+
+
+def test_play_reports_no_move_when_mated(ours):
+    mated = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")
+    assert mated.is_checkmate()
+    result = ours.play(mated, Limit(depth=2))
+    assert result.move is None
+
+
+def test_analyse_multipv_and_configure(ours):
+    board = Board()
+    if ours.protocol == "uci":
+        ours.configure({"Hash": 16, "skill level": 10})
+        lines = ours.analyse(board, Limit(depth=2), multipv=3)
+        assert len(lines) == 3
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        assert len({line["pv"][0] for line in lines}) == 3
+        # and back to one line for play
+        assert ours.play(board, Limit(depth=2)).move in board.legal_moves
+    else:
+        ours.configure({"hashsize": 16, "newgame": None})
+        with pytest.raises(EngineError):
+            ours.analyse(board, Limit(depth=2), multipv=2)
+        assert ours.analyse(board, Limit(depth=2))[0]["pv"][0] in board.legal_moves
+    with pytest.raises(EngineError, match="no option"):
+        ours.configure({"NoSuchOption": 1})
+    ours.new_game()
+
+
+def test_banmoves_need_ucci(ours):
+    board = Board()
+    banned = [m for m in board.legal_moves if m.iccs() != "a3a4"]
+    if ours.protocol == "ucci":
+        assert ours.play(board, Limit(depth=2), banmoves=banned).move == Move.from_iccs("a3a4")
+    else:
+        with pytest.raises(EngineError, match="banmoves"):
+            ours.play(board, Limit(depth=2), banmoves=banned)
+
+
+def test_auto_finds_uci_first():
+    with ExternalEngine.popen(ENGINE, "auto") as engine:
+        assert engine.protocol == "uci"
+
+
+def test_quit_and_context_manager_end_the_process():
+    engine = ExternalEngine.popen(ENGINE, "ucci")
+    process = engine._p.proc
+    engine.quit()
+    engine.quit()  # twice is fine
+    assert process.poll() is not None
+    assert not engine.alive
+    with pytest.raises(EngineTerminatedError):
+        engine.play(Board(), Limit(depth=1))
+
+
+def test_limit_must_be_finite(ours):
+    with pytest.raises(ValueError):
+        ours.play(Board(), Limit())
+    with pytest.raises(ValueError):
+        ours.play(Board(), None)
+
+
+# --- MaxQi over xboard -------------------------------------------------------------------
+
+def test_maxqi_handshake(maxqi):
+    assert maxqi.protocol == "xboard"
+    assert "MaxQi" in maxqi.name
+    assert "xiangqi" in maxqi.features["variants"].split(",")
+
+
+def test_maxqi_plays_legal_moves_in_a_game(maxqi):
+    board = Board()
+    for _ in range(6):
+        result = maxqi.play(board, Limit(movetime=0.05))
+        assert result.move in board.legal_moves
+        board.push(result.move)
+    # the other side's moves are sent incrementally; a different game starts afresh
+    other = game("c3c4", "g6g5")
+    assert maxqi.play(other, Limit(depth=2)).move in other.legal_moves
+
+
+def test_maxqi_from_a_set_up_position(maxqi):
+    # No setboard in MaxQi: the position is set up in edit mode.  MaxQi's
+    # edit mode cannot clear the a-file, so these positions keep the a-file
+    # pieces it leaves there; other positions are refused.
+    # Black to move, in check from the rook on e1: e9f9 is the only move.
+    board = Board("r3k4/9/9/p8/9/P8/9/9/4R4/R2K5 b - - 0 1")
+    assert [m.iccs() for m in board.legal_moves] == ["e9f9"]
+    assert maxqi.play(board, Limit(depth=3)).move == Move.from_iccs("e9f9")
+    # Red to move
+    board = Board("r3k4/9/9/p8/4c4/4p4/P8/4R4/9/R2K5 w - - 0 1")
+    for _ in range(4):
+        move = maxqi.play(board, Limit(depth=3)).move
+        assert move in board.legal_moves
+        board.push(move)
+    with pytest.raises(EngineError, match="a-file"):
+        maxqi.play(Board("4k4/9/9/9/4c4/4p4/9/4R4/9/3K5 b - - 0 1"), Limit(depth=3))
+
+
+def test_auto_finds_xboard_for_maxqi():
+    if not os.access(MAXQI, os.X_OK):
+        pytest.fail(f"MaxQi is not installed ({MAXQI})")
+    with ExternalEngine.popen(MAXQI, "auto", timeout=5) as engine:
+        assert engine.protocol == "xboard"
+
+
+# --- things that go wrong ----------------------------------------------------------------
+
+def test_missing_program():
+    with pytest.raises(EngineError, match="not found"):
+        ExternalEngine.popen("/nonexistent/engine-program", "uci")
+    with pytest.raises(EngineError, match="not found"):
+        ExternalEngine.popen(["no-such-engine-anywhere-42"], "auto")
+
+
+def test_program_that_cannot_be_run(tmp_path):
+    script = tmp_path / "engine.txt"
+    script.write_text("not a program\n")
+    with pytest.raises(EngineError, match="cannot be run"):
+        ExternalEngine.popen(str(script), "auto")
+
+
+FAKE = textwrap.dedent('''\
+    import sys, time
+    mode = sys.argv[1]
+    def say(text):
+        sys.stdout.write(text + "\\n"); sys.stdout.flush()
+    for line in sys.stdin:
+        cmd = line.split()[:1]
+        if cmd == ["uci"]:
+            if mode == "silent":
+                continue
+            say("id name fake-" + mode); say("uciok")
+        elif cmd == ["isready"]:
+            say("readyok")
+        elif cmd == ["go"]:
+            if mode == "nonsense":
+                say("bestmove z9z9")
+            elif mode == "illegal":
+                say("info depth 1 score cp 0 pv a0a5")
+                say("bestmove a0a5")
+            elif mode == "nomove":
+                say("bestmove (none)")
+            elif mode == "die":
+                sys.exit(3)
+            elif mode == "hang":
+                time.sleep(60)
+        elif cmd == ["quit"]:
+            break
+''')
+
+
+@pytest.fixture
+def fake(tmp_path):
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE)
+    return lambda mode: [sys.executable, str(script), mode]
+
+
+def test_fake_engine_answering_nonsense(fake):
+    with ExternalEngine.popen(fake("nonsense"), "uci") as engine:
+        assert engine.name == "fake-nonsense"
+        with pytest.raises(IllegalEngineMoveError, match="nonsense"):
+            engine.play(Board(), Limit(depth=1))
+
+
+def test_fake_engine_playing_an_illegal_move(fake):
+    with ExternalEngine.popen(fake("illegal"), "uci") as engine:
+        with pytest.raises(IllegalEngineMoveError, match="illegal move a0a5") as info:
+            engine.play(Board(), Limit(depth=1))
+        assert info.value.move == Move.from_iccs("a0a5")
+
+
+def test_fake_engine_without_a_move_in_a_live_position(fake):
+    with ExternalEngine.popen(fake("nomove"), "uci") as engine:
+        with pytest.raises(EngineError, match="no move"):
+            engine.play(Board(), Limit(depth=1))
+
+
+def test_fake_engine_that_dies(fake):
+    with ExternalEngine.popen(fake("die"), "uci") as engine:
+        with pytest.raises(EngineTerminatedError, match="exited with code 3"):
+            engine.play(Board(), Limit(depth=1))
+        assert not engine.alive
+        with pytest.raises(EngineTerminatedError):
+            engine.play(Board(), Limit(depth=1))
+
+
+def test_fake_engine_that_hangs_times_out(fake):
+    with ExternalEngine.popen(fake("hang"), "uci") as engine:
+        start = time.monotonic()
+        with pytest.raises(EngineTimeoutError):
+            engine.play(Board(), Limit(depth=1), timeout=0.3)
+        # it ignored stop too, so it was killed
+        assert time.monotonic() - start < 5.0
+        assert not engine.alive
+
+
+def test_fake_engine_that_never_finishes_the_handshake(fake):
+    start = time.monotonic()
+    with pytest.raises(EngineTimeoutError):
+        ExternalEngine.popen(fake("silent"), "uci", timeout=0.3)
+    with pytest.raises(EngineError, match="none of UCI, UCCI, xboard"):
+        ExternalEngine.popen(fake("silent"), "auto", timeout=0.3)
+    assert time.monotonic() - start < 6.0

@@ -1,0 +1,154 @@
+"""benchmarks/match.py: the match harness, its referee, and two short games
+against MaxQi (xboard) through it."""
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from cxiangqi import Board, Move
+from cxiangqi.engine import Limit
+from cxiangqi.external import PlayResult
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+MAXQI = "/usr/games/maxqi"
+ENGINE = [sys.executable, "-m", "cxiangqi.protocol"]
+
+
+def _load_match():
+    spec = importlib.util.spec_from_file_location("cxiangqi_match",
+                                                  REPO_ROOT / "benchmarks" / "match.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+match = _load_match()
+
+BAD_REASONS = ("illegal", "died", "timed out", "failed", "gave no move", "could not start",
+               "lost on time")
+
+
+def replay(record) -> Board:
+    board = Board()
+    for text in record.moves:
+        board.push_iccs(text)  # raises if any move was illegal
+    return board
+
+
+def test_two_games_against_maxqi():
+    if not os.access(MAXQI, os.X_OK):
+        pytest.fail(f"MaxQi is not installed ({MAXQI}): apt-get install fairymax "
+                    "(scripts/test.sh installs it)")
+    result = match.play_match(ENGINE, MAXQI, games=2, proto1="uci", proto2="xboard",
+                              limit1=Limit(movetime=0.04), limit2=Limit(movetime=0.05),
+                              max_plies=160)
+    assert len(result.games) == 2
+    assert "cxiangqi" in result.name1 and "MaxQi" in result.name2
+    for record, engine1_red in zip(result.games, (True, False)):
+        assert record.engine1_red == engine1_red
+        assert record.result in ("1-0", "0-1", "1/2-1/2")
+        assert not any(bad in record.reason for bad in BAD_REASONS), record.reason
+        board = replay(record)
+        outcome = board.outcome(claim_draw=True)
+        if record.reason.startswith("ply limit"):
+            assert outcome is None and len(record.moves) == 160
+        else:  # the rules ended the game, and the record says how
+            assert outcome is not None, record.reason
+            assert outcome.termination.name.lower().replace("_", " ") == record.reason
+            assert outcome.result() == record.result
+    assert result.wins + result.draws + result.losses == 2
+    assert result.average_time1 > 0 and result.average_time2 > 0
+
+
+def test_openings_are_legal_and_distinct():
+    positions = set()
+    for name, line in match.OPENINGS:
+        board = Board()
+        for text in line.split():
+            board.push_iccs(text)
+        assert board.turn, f"{name}: Red should be to move after the opening"
+        positions.add(board.zobrist_hash())
+    assert len(positions) == len(match.OPENINGS)
+
+
+def test_elo_difference():
+    assert match.elo_difference(5, 10, 5)[0] == 0.0
+    diff, err = match.elo_difference(30, 0, 10)
+    assert diff == pytest.approx(190.85, abs=0.01)   # 75%
+    assert 0 < err < 200
+    assert match.elo_difference(10, 0, 0)[0] == math.inf
+    assert math.isinf(match.elo_difference(10, 0, 0)[1])
+    assert match.elo_difference(0, 0, 3)[0] == -math.inf
+    assert match.elo_difference(0, 0, 0) == (0.0, math.inf)
+    assert match.format_elo(190.849, 80.01) == "+190.8 +/- 80.0"
+    assert match.format_elo(math.inf, math.inf) == "+inf +/- inf"
+
+
+class Scripted:
+    """An engine object playing a fixed sequence of moves (repeated)."""
+
+    def __init__(self, name, moves):
+        self.name = name
+        self.moves = [Move.from_iccs(m) for m in moves]
+        self.i = 0
+
+    def play(self, board, limit, **kwargs):
+        move = self.moves[self.i % len(self.moves)]
+        self.i += 1
+        return PlayResult(move)
+
+
+def test_referee_threefold_repetition_is_a_draw():
+    red = Scripted("red", ["b0c2", "c2b0"])
+    black = Scripted("black", ["b9c7", "c7b9"])
+    record = match.play_game(match.Player(red, limit=Limit(depth=1)),
+                             match.Player(black, limit=Limit(depth=1)))
+    assert record.result == "1/2-1/2"
+    assert record.reason == "repetition"
+    assert len(record.moves) == 8  # the start position for the third time
+
+
+def test_referee_perpetual_check_loses():
+    # the red rook checks on the 9th and 8th ranks in turn while the black
+    # king steps between e9 and e8: at the third occurrence Red loses
+    red = Scripted("red", ["a1a9"] + ["a9a8", "a8a9"] * 10)
+    black = Scripted("black", ["e9e8", "e8e9"] * 10)
+    record = match.play_game(match.Player(red, limit=Limit(depth=1)),
+                             match.Player(black, limit=Limit(depth=1)),
+                             start_fen="4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")
+    assert (record.result, record.reason) == ("0-1", "perpetual check")
+    assert len(record.moves) == 9
+
+
+def test_referee_illegal_move_loses():
+    red = Scripted("red", ["b0c2"])
+    black = Scripted("black", ["a9a5"])  # the rook cannot jump its own pawn
+    record = match.play_game(match.Player(red, limit=Limit(depth=1)),
+                             match.Player(black, limit=Limit(depth=1)))
+    assert record.result == "1-0"
+    assert "illegal move" in record.reason
+    assert record.moves == ["b0c2"]
+
+
+def test_referee_ply_limit_is_a_draw():
+    red = Scripted("red", ["b0c2", "c2b0"])
+    black = Scripted("black", ["a6a5", "a5a4"])
+    record = match.play_game(match.Player(red, limit=Limit(depth=1)),
+                             match.Player(black, limit=Limit(depth=1)), max_plies=4)
+    assert record.result == "1/2-1/2" and record.reason == "ply limit (4)"
+    assert record.moves == ["b0c2", "a6a5", "c2b0", "a5a4"]
+
+
+def test_cli_with_builtin_engines(capsys):
+    assert match.main(["--engine1", "builtin:1", "--engine2", "builtin:2", "--games", "2",
+                       "--depth", "1", "--max-plies", "12"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Game ") == 2
+    assert "Elo difference" in out
+    assert "cxiangqi builtin (level 1)" in out

@@ -1,0 +1,452 @@
+"""The engine command (`python -m cxiangqi.protocol`, installed as
+`cxiangqi-engine`) driven through pipes, in UCI and in UCCI."""
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, List, Optional
+
+import pytest
+
+from cxiangqi import Board, Move
+
+ENGINE = [sys.executable, "-m", "cxiangqi.protocol"]
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+# Black to move, in check from the rook on d0; d8 is on the rook's file and
+# e9 would face the red king: checkmate.
+MATED_FEN = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"
+# Black to move, not in check, no legal move (困毙): the rook on e8 covers
+# d8 and the king on e9 would face the red king.
+STALEMATE_FEN = "3k5/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1"
+
+
+class EngineProcess:
+    """The engine command in a subprocess; its output collected by a thread
+    so that every read has a timeout."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.seen: List[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            self.send_bytes(line.encode() + b"\n")
+
+    def send_bytes(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def read_until(self, done: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
+        """Lines up to and including the first for which done() is true."""
+        got: List[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no matching line within {timeout} s; got {got}") from None
+            if line is None:
+                raise AssertionError(f"engine exited (code {self.proc.poll()}); got {got}; "
+                                     f"stderr {self.proc.stderr.read().decode()[-2000:]}")
+            got.append(line)
+            self.seen.append(line)
+            if done(line):
+                return got
+
+    def expect(self, word: str, timeout: float = 10.0) -> List[str]:
+        """Lines up to the first whose first word is `word`."""
+        return self.read_until(lambda line: line.split()[:1] == [word], timeout)
+
+    def quiet_for(self, seconds: float) -> List[str]:
+        """Whatever arrives within `seconds`."""
+        got = []
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return got
+            if line is None:
+                return got
+            got.append(line)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+@pytest.fixture
+def engine():
+    e = EngineProcess()
+    yield e
+    e.close()
+
+
+def handshake(e: EngineProcess, protocol: str) -> List[str]:
+    e.send(protocol)
+    return e.expect("uciok" if protocol == "uci" else "ucciok")
+
+
+def bestmove(lines: List[str]) -> List[str]:
+    return lines[-1].split()
+
+
+def complaint(protocol: str) -> str:
+    """How each protocol reports a problem: UCCI's free-text info is
+    'info message', UCI's 'info string'."""
+    return "info message " if protocol == "ucci" else "info string "
+
+
+# --- handshakes --------------------------------------------------------------------
+
+def test_uci_handshake(engine):
+    lines = handshake(engine, "uci")
+    assert lines[0].startswith("id name cxiangqi")
+    assert any(line.startswith("id author ") for line in lines)
+    options = [line for line in lines if line.startswith("option name ")]
+    for name in ("Hash", "Clear Hash", "MultiPV", "Skill Level"):
+        assert any(line.startswith(f"option name {name} type ") for line in options), name
+    assert "option name Hash type spin default 64 min 1 max 4096" in lines
+    engine.send("isready")
+    assert engine.expect("readyok") == ["readyok"]
+
+
+def test_ucci_handshake(engine):
+    lines = handshake(engine, "ucci")
+    assert lines[0].startswith("id name cxiangqi")
+    # UCCI options: one lower-case word, no 'name' keyword
+    assert "option usemillisec type check default true" in lines
+    assert any(line.startswith("option hashsize type spin ") for line in lines)
+    assert "option newgame type button" in lines
+    assert any(line.startswith("option level type combo ") for line in lines)
+    assert not any(line.startswith("option name") for line in lines)
+    engine.send("isready")
+    assert engine.expect("readyok") == ["readyok"]
+
+
+def test_commands_before_the_handshake_are_refused_not_fatal(engine):
+    engine.send("go depth 3")
+    line = engine.expect("info")[-1]
+    assert "uci" in line and "ucci" in line
+    handshake(engine, "uci")
+
+
+# --- position and go ---------------------------------------------------------------
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_position_and_go_depth_gives_a_legal_move(engine, protocol):
+    handshake(engine, protocol)
+    engine.send("position startpos moves h2e2 h7e7", "go depth 3")
+    lines = engine.expect("bestmove")
+    board = Board()
+    board.push_iccs("h2e2")
+    board.push_iccs("h7e7")
+    words = bestmove(lines)
+    move = Move.from_iccs(words[1])
+    assert move in board.legal_moves
+    if "ponder" in words:
+        board.push(move)
+        assert Move.from_iccs(words[words.index("ponder") + 1]) in board.legal_moves
+    depths = [line for line in lines if line.startswith("info depth ")]
+    assert depths, lines
+    last = depths[-1].split()
+    assert last[last.index("depth") + 1] == "3"
+    assert "pv" in last
+    if protocol == "uci":
+        for key in ("seldepth", "score", "nodes", "nps", "time"):
+            assert key in last, depths[-1]
+        assert last[last.index("score") + 1] in ("cp", "mate")
+    else:
+        assert last[3] == "score" and int(last[4]) == int(last[4])
+        assert any(line.startswith("info time ") and " nodes " in line for line in lines)
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_position_fen_with_moves(engine, protocol):
+    handshake(engine, protocol)
+    # the UCCI example: the position after the last capture, then the moves since
+    fen = "rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2"
+    engine.send(f"position fen {fen} moves d9e8", "go depth 2")
+    board = Board(fen)
+    board.push_iccs("d9e8")
+    assert Move.from_iccs(bestmove(engine.expect("bestmove"))[1]) in board.legal_moves
+
+
+def test_uci_clock_limits(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos moves h2e2", "go wtime 500 btime 500 winc 10 binc 10")
+    start = time.monotonic()
+    words = bestmove(engine.expect("bestmove", timeout=5))
+    assert time.monotonic() - start < 2.0
+    board = Board()
+    board.push_iccs("h2e2")
+    assert Move.from_iccs(words[1]) in board.legal_moves
+    engine.send("position startpos", "go movetime 100")
+    start = time.monotonic()
+    engine.expect("bestmove", timeout=5)
+    assert time.monotonic() - start < 2.0
+
+
+def test_ucci_times_are_milliseconds_until_usemillisec_false(engine):
+    handshake(engine, "ucci")
+    engine.send("position startpos", "go time 500 increment 0")
+    start = time.monotonic()
+    engine.expect("bestmove", timeout=5)
+    assert time.monotonic() - start < 2.0
+    # the same numbers in seconds: 1 s on the clock, one move to go
+    engine.send("setoption usemillisec false", "go time 1 movestogo 1")
+    start = time.monotonic()
+    engine.expect("bestmove", timeout=5)
+    assert time.monotonic() - start < 3.0
+
+
+def test_uci_multipv(engine):
+    handshake(engine, "uci")
+    engine.send("setoption name MultiPV value 3", "position startpos", "go depth 2")
+    lines = engine.expect("bestmove")
+    pvs = {line.split()[line.split().index("multipv") + 1]
+           for line in lines if line.startswith("info depth 2 ")}
+    assert pvs == {"1", "2", "3"}
+
+
+def test_uci_searchmoves_and_ucci_banmoves(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos", "go depth 3 searchmoves a3a4")
+    assert bestmove(engine.expect("bestmove"))[1] == "a3a4"
+    handshake(engine, "ucci")
+    allowed = "i3i4"
+    banned = " ".join(m.iccs() for m in Board().legal_moves if m.iccs() != allowed)
+    engine.send("position startpos", f"banmoves {banned}", "go depth 3")
+    assert bestmove(engine.expect("bestmove"))[1] == allowed
+    # a new position cancels the banned moves
+    engine.send("position startpos", "go depth 1")
+    assert Move.from_iccs(bestmove(engine.expect("bestmove"))[1]) in Board().legal_moves
+
+
+def test_options_hash_level_newgame(engine):
+    handshake(engine, "uci")
+    engine.send("setoption name Hash value 8", "setoption name Skill Level value 3",
+                "setoption name Clear Hash", "ucinewgame", "isready")
+    lines = engine.expect("readyok")
+    assert not any(line.startswith("info string") for line in lines), lines
+    engine.send("position startpos", "go depth 2")
+    assert Move.from_iccs(bestmove(engine.expect("bestmove"))[1]) in Board().legal_moves
+    handshake(engine, "ucci")
+    engine.send("setoption hashsize 8", "setoption level easy", "setoption randomness small",
+                "setoption newgame", "setoption usebook false", "isready")
+    lines = engine.expect("readyok")
+    assert not any(line.startswith("info message") for line in lines), lines
+
+
+# --- no legal move -----------------------------------------------------------------
+
+@pytest.mark.parametrize("fen", [MATED_FEN, STALEMATE_FEN], ids=["checkmate", "stalemate"])
+def test_no_legal_move(engine, fen):
+    board = Board(fen)
+    assert board.legal_moves.count() == 0
+    handshake(engine, "uci")
+    engine.send(f"position fen {fen}", "go depth 3")
+    lines = engine.expect("bestmove")
+    assert lines[-1] == "bestmove (none)"
+    handshake(engine, "ucci")
+    engine.send(f"position fen {fen}", "go depth 3")
+    assert engine.read_until(lambda l: "bestmove" in l)[-1] == "nobestmove"
+
+
+def test_ucci_go_depth_0_and_idle_stop_give_nobestmove(engine):
+    handshake(engine, "ucci")
+    engine.send("position startpos", "go depth 0")
+    assert engine.read_until(lambda l: "bestmove" in l)[-1] == "nobestmove"
+    engine.send("stop")
+    assert engine.read_until(lambda l: "bestmove" in l)[-1] == "nobestmove"
+
+
+# --- stop, ponder, queued commands ---------------------------------------------------
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_stop_ends_an_infinite_search_quickly(engine, protocol):
+    handshake(engine, protocol)
+    engine.send("position startpos moves b0c2", "go infinite")
+    assert not any("bestmove" in line for line in engine.quiet_for(0.5))
+    engine.send("isready")
+    engine.expect("readyok", timeout=2)  # answered during the search
+    start = time.monotonic()
+    engine.send("stop")
+    words = bestmove(engine.expect("bestmove", timeout=3))
+    assert time.monotonic() - start < 1.0
+    board = Board()
+    board.push_iccs("b0c2")
+    assert Move.from_iccs(words[1]) in board.legal_moves
+
+
+def test_uci_go_infinite_waits_for_stop_even_when_the_search_ends(engine):
+    # mate in one (b0b9 or b0d0): the search is over at once, but UCI says
+    # no best move before stop in infinite mode
+    fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
+    handshake(engine, "uci")
+    engine.send(f"position fen {fen}", "go infinite")
+    lines = engine.quiet_for(0.8)
+    assert any("score mate 1" in line for line in lines), lines
+    assert not any("bestmove" in line for line in lines)
+    engine.send("stop")
+    board = Board(fen)
+    board.push_iccs(bestmove(engine.expect("bestmove", timeout=2))[1])
+    assert board.is_checkmate()
+
+
+def test_stop_right_after_go_is_not_lost(engine):
+    handshake(engine, "uci")
+    for _ in range(5):
+        engine.send("position startpos", "go infinite", "stop")
+        assert Move.from_iccs(bestmove(engine.expect("bestmove", timeout=3))[1]) \
+            in Board().legal_moves
+
+
+def test_uci_ponder_waits_for_ponderhit(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos moves h2e2", "go ponder movetime 200")
+    # pondering: no best move before ponderhit, however long it takes
+    assert not any("bestmove" in line for line in engine.quiet_for(0.6))
+    engine.send("ponderhit")
+    words = bestmove(engine.expect("bestmove", timeout=3))
+    board = Board()
+    board.push_iccs("h2e2")
+    assert Move.from_iccs(words[1]) in board.legal_moves
+    # a ponder search ended by stop answers at once
+    engine.send("position startpos", "go ponder depth 3")
+    engine.quiet_for(0.3)
+    engine.send("stop")
+    assert Move.from_iccs(bestmove(engine.expect("bestmove", timeout=3))[1]) in Board().legal_moves
+
+
+def test_ucci_ponderhit_draw(engine):
+    handshake(engine, "ucci")
+    # Black to move after the central cannon, a little worse: it takes a draw
+    engine.send("position startpos moves h2e2", "go ponder time 200 increment 0")
+    engine.quiet_for(0.3)
+    engine.send("ponderhit draw")
+    words = bestmove(engine.expect("bestmove", timeout=3))
+    board = Board()
+    board.push_iccs("h2e2")
+    assert Move.from_iccs(words[1]) in board.legal_moves
+    assert "draw" in words
+
+
+def test_commands_during_a_search_keep_their_order(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos", "go infinite")
+    engine.quiet_for(0.2)
+    # a new position and go while the search runs: they wait for it
+    engine.send("position startpos moves h2e2", "go depth 2", "stop")
+    first = bestmove(engine.expect("bestmove", timeout=3))
+    second = bestmove(engine.expect("bestmove", timeout=5))
+    assert Move.from_iccs(first[1]) in Board().legal_moves
+    board = Board()
+    board.push_iccs("h2e2")
+    assert Move.from_iccs(second[1]) in board.legal_moves
+
+
+# --- bad input -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_garbage_is_answered_and_ignored(engine, protocol):
+    handshake(engine, protocol)
+    info = complaint(protocol)
+    bad = [
+        b"hello engine\n",
+        b"\x00\x01\xff\xfe\x80 binary junk \x1b[2J\n",
+        b"x" * 200_000 + b"\n",                        # a huge line
+        b"position fen this is not a fen\n",
+        b"position startpos moves h2e2 h2e2\n",         # the second h2e2 is illegal
+        b"position startpos moves h2e9\n",              # a cannon cannot go there
+        b"position somewhere\n",
+        b"go depth seven\n",
+        ("setoption name NoSuchOption value 1\n" if protocol == "uci"
+         else "setoption nosuchoption 1\n").encode(),
+        "炮二平五\n".encode(),
+    ]
+    for data in bad:
+        engine.send_bytes(data)
+        # a go on a bad position answers with no move rather than a wrong one
+        lines = engine.read_until(lambda l: l.startswith(info) or "bestmove" in l, timeout=5)
+        assert lines[-1].startswith(info), (data[:40], lines)
+    engine.send("isready")
+    engine.expect("readyok")
+    engine.send("position startpos moves h2e2", "go depth 2")
+    board = Board()
+    board.push_iccs("h2e2")
+    lines = engine.expect("bestmove") if protocol == "uci" else \
+        engine.read_until(lambda l: "bestmove" in l)
+    assert Move.from_iccs(lines[-1].split()[1]) in board.legal_moves
+    assert engine.proc.poll() is None
+
+
+def test_go_after_a_bad_position_answers_no_move(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos moves h2e2 e2e9 e9e8")
+    engine.expect("info")
+    engine.send("go depth 3")
+    lines = engine.expect("bestmove")
+    assert lines[-1] == "bestmove (none)"
+    assert any("no valid position" in line for line in lines)
+
+
+def test_crlf_and_blank_lines(engine):
+    engine.send_bytes(b"\r\n  \r\nuci\r\n")
+    engine.expect("uciok")
+    engine.send_bytes(b"isready\r\n")
+    engine.expect("readyok")
+
+
+# --- the end ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_quit_ends_the_process(engine, protocol):
+    handshake(engine, protocol)
+    engine.send("position startpos", "go infinite")
+    engine.quiet_for(0.2)
+    engine.send("quit")
+    assert engine.proc.wait(timeout=5) == 0
+    lines = []
+    while True:
+        line = engine.lines.get(timeout=2)
+        if line is None:
+            break
+        lines.append(line)
+    assert any(line.startswith("bestmove") for line in lines)
+    if protocol == "ucci":
+        assert lines[-1] == "bye"
+
+
+def test_end_of_input_ends_the_process(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos", "go infinite")
+    engine.quiet_for(0.2)
+    engine.proc.stdin.close()
+    assert engine.proc.wait(timeout=5) == 0
+
+
+def test_end_of_input_before_anything(engine):
+    engine.proc.stdin.close()
+    assert engine.proc.wait(timeout=5) == 0
