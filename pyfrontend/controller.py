@@ -1,0 +1,640 @@
+"""Game flow, with no display: whose turn it is, the modes, undo and redo,
+the computer's moves, the end of the game, review, records and settings.
+
+The Tk view (view.py) draws what the controller says and forwards clicks;
+tests drive the controller directly.  Everything here runs in the caller's
+thread except the engine search, which runs in a worker thread; its answers
+come back through a queue that ``poll()`` empties (the view calls it from
+``after()``), so all state changes happen in one thread.
+
+Stale answers are recognised by a generation counter: every undo, new game,
+load or level change that invalidates a running search bumps the counter and
+calls ``engine.stop()``; an answer that carries an older generation is
+dropped.
+
+>>> c = GameController(mode=HVH)
+>>> c.play(Move.from_iccs("h2e2"))
+True
+>>> c.move_texts()
+['炮二平五']
+"""
+
+from __future__ import annotations
+
+import enum
+import queue
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from cxiangqi import BLACK, RED, Board, Color, IllegalMoveError, InvalidFenError, Move, Outcome, Termination
+from cxiangqi import notation as _notation
+from cxiangqi import pgn as _pgn
+from cxiangqi.engine import Engine, Limit, SearchInfo, level_named
+
+from .i18n import tr
+from .settings import LEVEL_NAMES, Settings, config_dir
+
+HVH, HVC, CVC = "hvh", "hvc", "cvc"
+MODES = (HVH, HVC, CVC)
+EXTERNAL = "external"
+
+Listener = Callable[[str, Dict[str, Any]], None]
+
+
+def color_name(color: Color) -> str:
+    return "red" if color == RED else "black"
+
+
+def color_of(name: str) -> Color:
+    return RED if name == "red" else BLACK
+
+
+def result_text(outcome: Outcome, lang: str = "zh") -> str:
+    """'红方胜 — 将死', 'Black wins — perpetual check loses', '和棋 — 重复局面'."""
+    if outcome.winner is None:
+        head = tr("draw", lang)
+    else:
+        head = tr("red_wins" if outcome.winner == RED else "black_wins", lang)
+    return f"{head} — {tr('reason_' + outcome.termination.name, lang)}"
+
+
+def level_label(level: str, lang: str = "zh") -> str:
+    if level in ("easy", "normal", "hard"):
+        return tr("level_" + level, lang)
+    if level == EXTERNAL:
+        return tr("level_external", lang)
+    return tr("level_n", lang, n=level)
+
+
+@dataclass
+class _Task:
+    kind: str            # "move" or "hint"
+    gen: int
+    color: Color
+    board: Board         # a copy, with the move stack (repetition history)
+    level: str
+    thread: Optional[threading.Thread] = None
+
+
+@dataclass
+class EngineReport:
+    """What the engine panel shows, from Red's point of view."""
+
+    depth: int = 0
+    score: int = 0                 # centipawns, + good for Red
+    mate: Optional[int] = None     # moves to mate, + Red mates
+    nodes: int = 0
+    nps: int = 0
+    pv: List[str] = field(default_factory=list)   # in the chosen notation
+
+
+class GameController:
+    """One game of xiangqi and the players around it."""
+
+    def __init__(self, settings: Optional[Settings] = None, *, mode: Optional[str] = None,
+                 engine_factory: Optional[Callable[[], Any]] = None,
+                 move_delay: Optional[float] = None) -> None:
+        self.settings = settings or Settings()
+        s = self.settings
+        self.board = Board()
+        self.redo_stack: List[Move] = []
+        self.mode = mode or s.mode
+        self.human_color: Color = color_of(s.human_color)
+        self.levels: Dict[Color, str] = {RED: s.red_level, BLACK: s.black_level}
+        if self.mode == HVC:
+            self.levels[not self.human_color] = s.level
+        self.outcome: Optional[Outcome] = None
+        self.review_ply: Optional[int] = None
+        self.paused = False
+        self.cvc_delay = s.cvc_delay
+        # pause before the computer answers a human (lets the slide finish)
+        self.move_delay = 0.25 if move_delay is None else move_delay
+        self.report: Optional[EngineReport] = None
+        self.hint_move: Optional[Move] = None
+        self._listeners: List[Listener] = []
+        self._engine_factory = engine_factory or (lambda: Engine(hash_mb=32))
+        self._engine: Any = None
+        self._external: Any = None
+        self._gen = 0
+        self._task: Optional[_Task] = None
+        self._queue: "queue.Queue[tuple]" = queue.Queue()
+        self._due: Optional[float] = None
+        self._schedule()
+
+    # --- listeners ---------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """listener(kind, data) is called on: "reset" (redraw everything),
+        "move" (move, captured, check, by_computer), "over" (outcome),
+        "thinking" (color or None), "info" (report), "hint" (move),
+        "error" (message), "status" (anything else changed)."""
+        self._listeners.append(listener)
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        for listener in list(self._listeners):
+            listener(kind, data)
+
+    # --- who plays ---------------------------------------------------------
+
+    def is_computer(self, color: Color) -> bool:
+        return self.mode == CVC or (self.mode == HVC and color != self.human_color)
+
+    def human_to_move(self) -> bool:
+        """May a click move a piece now?"""
+        return (self.outcome is None and self.review_ply is None
+                and not self.is_computer(self.board.turn))
+
+    @property
+    def thinking(self) -> Optional[Color]:
+        """The colour the computer is thinking for, or None."""
+        return self._task.color if self._task is not None and self._task.kind == "move" else None
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None
+
+    def legal_targets(self, square: int) -> List[int]:
+        """Squares the piece on `square` may move to (none unless it is a human's turn)."""
+        if not self.human_to_move():
+            return []
+        return [m.to_square for m in self.board.legal_moves if m.from_square == square]
+
+    # --- new game, levels, modes -------------------------------------------
+
+    def new_game(self, mode: Optional[str] = None, human_color: Optional[Color] = None,
+                 levels: Optional[Dict[Color, str]] = None, fen: Optional[str] = None) -> None:
+        """Starts again (再来一局), keeping the mode and levels unless given.
+        InvalidFenError for a bad FEN (nothing changes then)."""
+        board = Board(fen) if fen else Board()
+        self._cancel()
+        if mode is not None:
+            if mode not in MODES:
+                raise ValueError(f"unknown mode {mode!r}")
+            self.mode = mode
+            self.settings.mode = mode
+        if human_color is not None:
+            self.human_color = human_color
+            self.settings.human_color = color_name(human_color)
+        for color, level in (levels or {}).items():
+            self._set_level(color, level)
+        self.board = board
+        self.redo_stack = []
+        self.outcome = None
+        self.review_ply = None
+        self.hint_move = None
+        self.report = None
+        self.paused = False
+        if self._engine is not None:
+            self._engine.new_game()
+        self.outcome = self._rules_outcome()
+        self._emit("reset")
+        if self.outcome is not None:
+            self._emit("over", outcome=self.outcome)
+        self._schedule()
+
+    def _set_level(self, color: Color, level: str) -> None:
+        level = str(level)
+        if level != EXTERNAL:
+            level_named(level)          # ValueError for an unknown level
+        self.levels[color] = level
+        if self.mode == HVC and color != self.human_color:
+            self.settings.level = level
+        elif self.mode == CVC:
+            setattr(self.settings, f"{color_name(color)}_level", level)
+
+    def set_level(self, color: Color, level: str) -> None:
+        """Changes a computer's level, also in the middle of a game: a search
+        already running finishes at its old level, the next one uses the new."""
+        self._set_level(color, level)
+        self._emit("status")
+
+    # --- moves -------------------------------------------------------------
+
+    def play(self, move: Move) -> bool:
+        """A human's move: False (nothing changes) when it is not a human's
+        turn or the move is illegal."""
+        if not self.human_to_move() or not self.board.is_legal(move):
+            return False
+        self._apply(move, by_computer=False)
+        return True
+
+    def _apply(self, move: Move, by_computer: bool) -> None:
+        captured = self.board.piece_at(move.to_square)
+        self.board.push(move)
+        if self.redo_stack and self.redo_stack[-1] == move:
+            self.redo_stack.pop()
+        else:
+            self.redo_stack = []
+        self.hint_move = None
+        self.outcome = self._rules_outcome()
+        self._emit("move", move=move, captured=captured, check=self.board.is_check(),
+                   by_computer=by_computer)
+        if self.outcome is not None:
+            self._emit("over", outcome=self.outcome)
+        self._schedule()
+
+    def _rules_outcome(self) -> Optional[Outcome]:
+        return self.board.outcome(claim_draw=True)
+
+    def undo(self) -> bool:
+        """Takes back moves: against the computer your last move and its reply
+        (a running search is stopped); otherwise one ply (computer vs computer
+        pauses).  False when there is nothing to take back."""
+        stack = self.board.move_stack
+        if not stack:
+            return False
+        if self.mode == HVC:
+            # back to the human's turn, with at least one human move taken back
+            n, color = 0, self.board.turn
+            for _ in stack:
+                n += 1
+                color = not color           # the side that played the popped move
+                if color == self.human_color:
+                    break
+            else:
+                return False                # the human has not moved yet
+        else:
+            n = 1
+        self._cancel()
+        for _ in range(n):
+            self.redo_stack.append(self.board.pop())
+        if self.mode == CVC:
+            self.paused = True
+        self._after_jump()
+        return True
+
+    def redo(self) -> bool:
+        """Replays taken-back moves: one ply, or against the computer your
+        move and its reply."""
+        if not self.redo_stack or self.review_ply is not None:
+            return False
+        self._cancel()
+        self.board.push(self.redo_stack.pop())
+        if self.mode == HVC:
+            while self.redo_stack and self.is_computer(self.board.turn):
+                self.board.push(self.redo_stack.pop())
+        self._after_jump()
+        return True
+
+    def _after_jump(self) -> None:
+        self.outcome = self._rules_outcome()
+        self.hint_move = None
+        self.review_ply = None
+        self._emit("reset")
+        if self.outcome is not None:
+            self._emit("over", outcome=self.outcome)
+        self._schedule()
+
+    def resign(self) -> bool:
+        """The human (or, human vs human, the side to move) resigns."""
+        if self.outcome is not None:
+            return False
+        loser = self.human_color if self.mode == HVC else self.board.turn
+        self._finish(Outcome(Termination.RESIGNATION, not loser))
+        return True
+
+    def agree_draw(self) -> bool:
+        """Both players agreed to a draw (the view asks the other player)."""
+        if self.outcome is not None:
+            return False
+        self._finish(Outcome(Termination.AGREEMENT, None))
+        return True
+
+    def _finish(self, outcome: Outcome) -> None:
+        self._cancel()
+        self.outcome = outcome
+        self._emit("over", outcome=outcome)
+        self._emit("status")
+
+    # --- computer vs computer ----------------------------------------------
+
+    def pause(self) -> None:
+        self.paused = True
+        self._emit("status")
+
+    def resume(self) -> None:
+        self.paused = False
+        self._emit("status")
+        self._schedule()
+
+    def step(self) -> None:
+        """Paused computer vs computer: the side to move plays one move."""
+        if self.outcome is None and self.review_ply is None and self._task is None \
+                and self.is_computer(self.board.turn):
+            self._start(self.board.turn, "move")
+
+    def set_delay(self, seconds: float) -> None:
+        self.cvc_delay = max(0.0, float(seconds))
+        self.settings.cvc_delay = self.cvc_delay
+
+    # --- review ------------------------------------------------------------
+
+    def review(self, ply: Optional[int]) -> None:
+        """Shows the position after `ply` moves (0 = start); None = the live game."""
+        if ply is not None:
+            ply = max(0, min(int(ply), len(self.board.move_stack)))
+            if ply == len(self.board.move_stack) and self.outcome is None:
+                ply = None
+        self.review_ply = ply
+        self._emit("reset")
+        if ply is None:
+            self._schedule()
+
+    def shown_board(self) -> Board:
+        """The board the view draws: the live one, or the reviewed position."""
+        if self.review_ply is None:
+            return self.board
+        return self.position_at(self.review_ply)
+
+    def position_at(self, ply: int) -> Board:
+        b = self.board.copy()
+        while len(b.move_stack) > ply:
+            b.pop()
+        return b
+
+    def last_move(self) -> Optional[Move]:
+        b = self.shown_board()
+        return b.move_stack[-1] if b.move_stack else None
+
+    def start_board(self) -> Board:
+        return self.position_at(0)
+
+    def move_texts(self, notation: Optional[str] = None) -> List[str]:
+        """The moves played, each in `notation` (default: the settings')."""
+        notation = notation or self.settings.notation
+        moves = self.board.move_stack
+        try:
+            return _notation.move_list(self.start_board(), moves, notation,
+                                       traditional=self.settings.traditional)
+        except Exception:       # notation still being finished: never lose the list
+            return [m.iccs() for m in moves]
+
+    def line_text(self, board: Board, moves: List[Move]) -> List[str]:
+        try:
+            return _notation.move_list(board, moves, self.settings.notation,
+                                       traditional=self.settings.traditional)
+        except Exception:
+            return [m.iccs() for m in moves]
+
+    # --- hint --------------------------------------------------------------
+
+    def hint(self) -> bool:
+        """Asks the engine for a move for the human to move (at the
+        computer's level, at least level 5); the answer arrives as a "hint"
+        event."""
+        if not self.human_to_move() or self._task is not None:
+            return False
+        level = self.levels[not self.board.turn] if self.mode == HVC else self.settings.level
+        if level == EXTERNAL or level_named(level).name in ("1", "2", "3", "4", "easy"):
+            level = "5"
+        self._start(self.board.turn, "hint", level)
+        return True
+
+    # --- the worker thread -------------------------------------------------
+
+    def _schedule(self) -> None:
+        """Arranges for the computer to move if it is its turn."""
+        if (self.outcome is None and self.review_ply is None and self._task is None
+                and self.is_computer(self.board.turn) and not (self.mode == CVC and self.paused)):
+            delay = self.cvc_delay if self.mode == CVC else self.move_delay
+            self._due = time.monotonic() + delay
+        else:
+            self._due = None
+
+    def _engine_for(self) -> Any:
+        if self._engine is None:
+            self._engine = self._engine_factory()
+        return self._engine
+
+    def _start(self, color: Color, kind: str, level: Optional[str] = None) -> None:
+        self._due = None
+        self._gen += 1
+        level = level or self.levels[color]
+        task = _Task(kind, self._gen, color, self.board.copy(), level)
+        if level != EXTERNAL:
+            # a stop() meant for an earlier search must not end this one
+            self._engine_for().clear_stop()
+        task.thread = threading.Thread(target=self._run, args=(task,), daemon=True,
+                                       name=f"cxiangqi-{kind}")
+        self._task = task
+        task.thread.start()
+        if kind == "move":
+            self._emit("thinking", color=color)
+
+    def _run(self, task: _Task) -> None:
+        """Worker thread: search, then post the answer to the queue."""
+        try:
+            if task.gen != self._gen:
+                return
+            if task.level == EXTERNAL:
+                result = self._run_external(task)
+            else:
+                engine = self._engine_for()
+
+                def on_info(info: SearchInfo) -> None:
+                    self._queue.put(("info", task.gen, info))
+
+                if task.kind == "hint":
+                    result = engine.analyse(task.board, Limit(movetime=1.0), 1, on_info=on_info,
+                                            level=task.level, clear_stop=False)[0]
+                else:
+                    result = engine.search(task.board, on_info=on_info, level=task.level,
+                                           clear_stop=False)
+            self._queue.put(("done", task.gen, result.move))
+        except Exception as exc:            # reported in the UI, never kills the app
+            self._queue.put(("error", task.gen, exc))
+
+    def _run_external(self, task: _Task) -> Any:
+        from cxiangqi.external import ExternalEngine
+        if self._external is None:
+            self._external = ExternalEngine.popen(self.settings.external_engine)
+        return self._external.play(task.board, Limit(movetime=1.0))
+
+    def _cancel(self) -> None:
+        """Stops a running search; its answer will be dropped."""
+        self._due = None
+        if self._task is not None:
+            self._gen += 1
+            if self._task.level != EXTERNAL and self._engine is not None:
+                self._engine.stop()
+            self._task = None
+            self._emit("thinking", color=None)
+
+    def poll(self) -> None:
+        """Handles the worker's answers and starts a due search; the view
+        calls it every few tens of milliseconds."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            kind, gen = item[0], item[1]
+            task = self._task
+            if task is None or gen != task.gen:
+                continue                    # a stale answer
+            if kind == "info":
+                self._on_info(task, item[2])
+            elif kind == "error":
+                self._task = None
+                self._emit("thinking", color=None)
+                self._emit("error", message=str(item[2]) or type(item[2]).__name__)
+                if task.level == EXTERNAL:
+                    self._external = None
+            elif kind == "done":
+                self._task = None
+                move = item[2]
+                if task.kind == "hint":
+                    self.hint_move = move
+                    self._emit("hint", move=move)
+                else:
+                    self._emit("thinking", color=None)
+                    if move is not None and self.board.turn == task.color \
+                            and self.board.is_legal(move):
+                        self._apply(move, by_computer=True)
+        if self._due is not None and self._task is None and time.monotonic() >= self._due:
+            self._start(self.board.turn, "move")
+
+    def _on_info(self, task: _Task, info: SearchInfo) -> None:
+        sign = 1 if task.board.turn == RED else -1
+        mate = None if info.mate is None else sign * info.mate
+        self.report = EngineReport(info.depth, sign * info.score, mate, info.nodes, info.nps,
+                                   self.line_text(task.board, list(info.pv[:8])))
+        self._emit("info", report=self.report)
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Polls until no search runs or is due (for scripts and tests)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.poll()
+            if self._task is None and self._due is None:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def shutdown(self) -> None:
+        """Stops any search and closes an external engine."""
+        task = self._task
+        self._cancel()
+        if task is not None and task.thread is not None:
+            task.thread.join(timeout=2.0)
+        if self._external is not None:
+            try:
+                self._external.quit()
+            except Exception:
+                pass
+            self._external = None
+
+    # --- records -----------------------------------------------------------
+
+    def fen(self) -> str:
+        return self.shown_board().fen()
+
+    def set_fen(self, fen: str) -> None:
+        """A new game from a position (InvalidFenError, a ValueError, if bad)."""
+        self.new_game(fen=fen.strip())
+
+    def to_game(self) -> "_pgn.Game":
+        game = _pgn.Game.from_board(self.board)
+        h = game.headers
+        h["Event"] = "cxiangqi"
+        h["Date"] = time.strftime("%Y.%m.%d")
+        for color in (RED, BLACK):
+            h["Red" if color == RED else "Black"] = (
+                f"cxiangqi {self.levels[color]}" if self.is_computer(color) else "Human")
+        h["Result"] = self.outcome.result() if self.outcome is not None else "*"
+        if self.outcome is not None:
+            h["Termination"] = self.outcome.termination.name.lower()
+        h["Mode"] = self.mode
+        h["HumanColor"] = color_name(self.human_color)
+        h["RedLevel"] = self.levels[RED]
+        h["BlackLevel"] = self.levels[BLACK]
+        return game
+
+    def save_pgn(self, path: Union[str, Path], notation: Optional[str] = None) -> None:
+        """Writes the game as PGN (atomically); OSError on failure."""
+        _pgn.write_game(self.to_game(), str(path), notation or self.settings.notation)
+
+    def load_pgn(self, path: Union[str, Path]) -> None:
+        """Loads a game from PGN: its mode, side and levels when the file was
+        written by this game, else the current ones (computer vs computer
+        starts paused).  ValueError/OSError if the file cannot be read;
+        nothing changes then."""
+        game = _pgn.read_game(str(path))
+        if game is None:
+            raise ValueError("no game in the file")
+        self.load_game(game)
+
+    def load_game(self, game: "_pgn.Game") -> None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+        h = game.headers
+        self._cancel()
+        mode = h.get("Mode", self.mode)
+        if mode in MODES:
+            self.mode = mode
+        if h.get("HumanColor") in ("red", "black"):
+            self.human_color = color_of(h["HumanColor"])
+        for color, key in ((RED, "RedLevel"), (BLACK, "BlackLevel")):
+            if h.get(key) in LEVEL_NAMES:
+                self.levels[color] = h[key]
+        self.board = board
+        self.redo_stack = []
+        self.hint_move = None
+        self.report = None
+        self.review_ply = None
+        self.paused = self.mode == CVC
+        outcome = self._rules_outcome()
+        result = h.get("Result", "*")
+        if outcome is None and result in ("1-0", "0-1", "1/2-1/2"):
+            term = h.get("Termination", "").upper()
+            if result == "1/2-1/2":
+                outcome = Outcome(Termination.AGREEMENT, None)
+            else:
+                reason = Termination[term] if term in Termination.__members__ else Termination.RESIGNATION
+                outcome = Outcome(reason, RED if result == "1-0" else BLACK)
+        self.outcome = outcome
+        self._emit("reset")
+        self._schedule()
+
+    # --- autosave ----------------------------------------------------------
+
+    @staticmethod
+    def autosave_path() -> Path:
+        return config_dir() / "autosave.pgn"
+
+    def autosave(self, path: Optional[Path] = None) -> bool:
+        """On exit: saves a game in progress, removes the file otherwise."""
+        path = Path(path or self.autosave_path())
+        try:
+            if self.outcome is None and self.board.move_stack:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _pgn.write_game(self.to_game(), str(path), "iccs")
+                return True
+            if path.exists():
+                path.unlink()
+        except OSError as exc:
+            warnings.warn(f"cxiangqi: cannot autosave to {path}: {exc}")
+        return False
+
+    @staticmethod
+    def read_autosave(path: Optional[Path] = None) -> Optional["_pgn.Game"]:
+        """The autosaved game in progress, or None (missing or corrupt: a
+        corrupt file is reported with a warning and ignored)."""
+        path = Path(path or GameController.autosave_path())
+        if not path.exists():
+            return None
+        try:
+            game = _pgn.read_game(str(path))
+            if game is None or game.errors:
+                raise ValueError("no complete game in it")
+            if not list(game.mainline_moves()):
+                return None
+            return game
+        except (ValueError, OSError, IllegalMoveError, InvalidFenError) as exc:
+            warnings.warn(f"cxiangqi: ignoring the autosaved game {path}: {exc}")
+            return None

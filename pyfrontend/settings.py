@@ -1,0 +1,130 @@
+"""The player's settings and the autosaved game, kept in the user's config
+directory ($XDG_CONFIG_HOME/cxiangqi, ~/.config/cxiangqi, %APPDATA%\\cxiangqi).
+
+A missing file means defaults; a corrupt one is ignored with a warning
+(never a crash), and a bad value in a good file falls back to its default.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import warnings
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+LEVEL_NAMES = ("easy", "normal", "hard") + tuple(str(n) for n in range(1, 11))
+
+
+def config_dir() -> Path:
+    """Where settings.json and the autosaved game live (not created here)."""
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    if xdg:
+        base = Path(xdg)
+    elif sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    else:
+        base = Path.home() / ".config"
+    return base / "cxiangqi"
+
+
+@dataclass
+class Settings:
+    sound: bool = True
+    language: str = "zh"                # "zh" or "en"
+    mode: str = "hvc"                   # "hvh", "hvc", "cvc"
+    human_color: str = "red"            # "red" or "black" (human vs computer)
+    level: str = "normal"               # the computer's level (human vs computer)
+    red_level: str = "easy"             # computer vs computer
+    black_level: str = "normal"
+    cvc_delay: float = 0.6              # seconds between moves, computer vs computer
+    notation: str = "chinese"           # "chinese", "wxf", "iccs"
+    traditional: bool = False           # piece characters 帥傌俥 / 將馬車砲
+    flipped: bool = False               # Black at the bottom in human vs human
+    show_engine: bool = True
+    external_engine: str = ""           # path of a UCI/UCCI engine, "" = none
+    width: int = 1040
+    height: int = 760
+
+    _CHOICES = {
+        "language": ("zh", "en"), "mode": ("hvh", "hvc", "cvc"), "human_color": ("red", "black"),
+        "notation": ("chinese", "wxf", "iccs"),
+    }
+
+    def _valid(self, name: str, value: Any) -> bool:
+        default = getattr(Settings, name)
+        if isinstance(default, bool):
+            return isinstance(value, bool)
+        if isinstance(default, (int, float)):
+            return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+        if not isinstance(value, str):
+            return False
+        if name in self._CHOICES:
+            return value in self._CHOICES[name]
+        if name.endswith("level"):
+            return value in LEVEL_NAMES or value == "external"
+        return True
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Settings":
+        s = cls()
+        for f in fields(cls):
+            if f.name in data:
+                value = data[f.name]
+                if s._valid(f.name, value):
+                    if isinstance(getattr(cls, f.name), int) and not isinstance(getattr(cls, f.name), bool):
+                        value = int(value)
+                    setattr(s, f.name, value)
+                else:
+                    warnings.warn(f"cxiangqi settings: ignoring bad value {value!r} for {f.name}")
+        return s
+
+    @classmethod
+    def load(cls, path: Optional[Path] = None) -> "Settings":
+        """The settings in `path` (default: config_dir()/settings.json); the
+        defaults, with a warning, when the file is unreadable or corrupt."""
+        path = path or config_dir() / "settings.json"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls()
+        except OSError as exc:
+            warnings.warn(f"cxiangqi settings: cannot read {path}: {exc}; using defaults")
+            return cls()
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:
+            warnings.warn(f"cxiangqi settings: {path} is corrupt ({exc}); using defaults")
+            return cls()
+        return cls.from_dict(data)
+
+    def save(self, path: Optional[Path] = None) -> bool:
+        """Writes the settings atomically; False (with a warning) on failure."""
+        path = path or config_dir() / "settings.json"
+        try:
+            atomic_write_text(path, json.dumps(asdict(self), indent=2, ensure_ascii=False) + "\n")
+            return True
+        except OSError as exc:
+            warnings.warn(f"cxiangqi settings: cannot write {path}: {exc}")
+            return False
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Writes text to a temporary file next to `path`, then renames it over."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

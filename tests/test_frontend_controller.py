@@ -1,0 +1,322 @@
+"""The desktop game's controller, without a display: modes, undo/redo, game
+end, levels, records, autosave and settings."""
+
+import json
+import threading
+import time
+import warnings
+
+import pytest
+
+from cxiangqi import BLACK, RED, Board, Move, Outcome, Termination
+
+from pyfrontend.controller import CVC, HVC, HVH, GameController, result_text
+from pyfrontend.settings import Settings, config_dir
+
+
+class FakeEngine:
+    """Plays the first legal move (in a fixed order); records the levels it
+    was asked for; with `block` set, thinks until stop() is called."""
+
+    def __init__(self, block=False):
+        self.block = block
+        self.levels = []
+        self.stops = 0
+        self._stop = threading.Event()
+
+    def search(self, board, limit=None, *, on_info=None, level=None, clear_stop=True):
+        self.levels.append(level)
+        if self.block:
+            self._stop.wait(10)
+        moves = sorted(board.legal_moves, key=lambda m: m.iccs())
+        from cxiangqi.engine import SearchInfo, SearchResult
+        if on_info is not None and moves:
+            on_info(SearchInfo(1, 1, 25, None, 10, 1000, 0.01, moves[:1]))
+        return SearchResult(moves[0] if moves else None, 25, None, 1, 1, moves[:1], 10, 0.01)
+
+    def analyse(self, board, limit=None, multipv=1, *, on_info=None, level=None, clear_stop=True):
+        return [self.search(board, limit, on_info=on_info, level=level)]
+
+    def stop(self):
+        self.stops += 1
+        self._stop.set()
+
+    def clear_stop(self):
+        self._stop.clear()
+
+    def new_game(self):
+        pass
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+def make(mode, engine=None, **kw):
+    engine = engine or FakeEngine()
+    c = GameController(Settings(), mode=mode, engine_factory=lambda: engine, move_delay=0, **kw)
+    c.cvc_delay = 0
+    return c, engine
+
+
+def run(c, moves):
+    for text in moves:
+        assert c.play(Move.from_iccs(text)), text
+
+
+def test_human_vs_human_moves_undo_redo():
+    c, _ = make(HVH)
+    events = []
+    c.subscribe(lambda kind, data: events.append(kind))
+    assert not c.play(Move.from_iccs("a0a5"))          # illegal: nothing changes
+    run(c, ["h2e2", "h9g7"])
+    assert c.move_texts() == ["炮二平五", "马８进７"]
+    assert c.move_texts("wxf") == ["C2=5", "H8+7"]
+    assert c.undo() and len(c.board.move_stack) == 1   # one ply
+    assert c.redo() and c.move_texts("iccs") == ["h2e2", "h9g7"]
+    assert not c.redo()
+    assert c.undo() and c.undo() and not c.undo()
+    assert c.board.fen() == Board().fen()
+    assert "move" in events and "reset" in events
+    c.poll()
+    assert not c.busy                                  # nobody's computer
+
+
+def test_human_vs_computer_red_undo_is_a_pair_and_redo_replays_it():
+    c, engine = make(HVC)
+    assert c.human_to_move()
+    run(c, ["h2e2"])
+    assert not c.human_to_move()
+    assert c.wait_idle(5)
+    assert len(c.board.move_stack) == 2 and c.human_to_move()
+    reply = c.board.move_stack[1]
+    assert c.undo()
+    assert c.board.move_stack == [] and c.human_to_move()
+    assert c.redo()
+    assert c.board.move_stack == [Move.from_iccs("h2e2"), reply]
+    assert c.human_to_move() and not c.busy
+
+
+def test_human_vs_computer_black_computer_opens():
+    c, _ = make(HVC)
+    c.new_game(mode=HVC, human_color=BLACK)
+    assert not c.human_to_move()
+    assert c.wait_idle(5)
+    assert len(c.board.move_stack) == 1 and c.board.turn == BLACK
+    assert not c.undo()           # only the computer has moved: nothing of yours to take back
+    assert len(c.board.move_stack) == 1
+
+
+def test_undo_while_the_computer_thinks_stops_it_and_drops_its_answer():
+    engine = FakeEngine(block=True)
+    c, _ = make(HVC, engine)
+    run(c, ["h2e2"])
+    deadline = time.monotonic() + 5
+    while c.thinking is None and time.monotonic() < deadline:
+        c.poll()
+        time.sleep(0.005)
+    assert c.thinking == BLACK
+    assert c.undo()                                   # takes back the human move, stops the search
+    assert engine.stops >= 1 and c.thinking is None
+    time.sleep(0.1)
+    c.poll()                                          # the stale answer arrives and is dropped
+    assert c.board.move_stack == [] and c.human_to_move()
+    engine.block = False
+    run(c, ["b2e2"])
+    assert c.wait_idle(5) and len(c.board.move_stack) == 2
+
+
+def test_new_game_during_a_search_is_clean():
+    engine = FakeEngine(block=True)
+    c, _ = make(CVC, engine)
+    deadline = time.monotonic() + 5
+    while not c.busy and time.monotonic() < deadline:
+        c.poll()
+        time.sleep(0.005)
+    c.new_game(mode=HVH)
+    time.sleep(0.05)
+    c.poll()
+    assert c.board.move_stack == [] and not c.busy and c.mode == HVH
+
+
+def test_computer_vs_computer_pause_step_and_real_engine():
+    c, _ = make(CVC)
+    c.new_game(mode=CVC, levels={RED: "1", BLACK: "1"})
+    for _ in range(400):
+        c.poll()
+        time.sleep(0.002)
+        if len(c.board.move_stack) >= 4:
+            break
+    c.pause()
+    c.wait_idle(5)
+    n = len(c.board.move_stack)
+    assert n >= 4
+    for _ in range(20):
+        c.poll()
+    assert len(c.board.move_stack) == n               # paused: no more moves
+    c.step()
+    c.wait_idle(5)
+    assert len(c.board.move_stack) == n + 1
+    assert c.undo() and c.paused and len(c.board.move_stack) == n
+    # the real engine answers as well, at a low level
+    real = GameController(Settings(), mode=HVC, move_delay=0)
+    real.set_level(BLACK, "1")
+    real.play(Move.from_iccs("h2e2"))
+    assert real.wait_idle(10)
+    assert len(real.board.move_stack) == 2 and real.report is not None and real.report.pv
+
+
+def test_level_change_mid_game_applies_to_the_next_search():
+    c, engine = make(HVC)
+    c.set_level(BLACK, "3")
+    run(c, ["h2e2"])
+    c.wait_idle(5)
+    c.set_level(BLACK, "hard")
+    run(c, ["h0g2"])
+    c.wait_idle(5)
+    assert engine.levels == ["3", "hard"]
+    assert c.settings.level == "hard"
+    with pytest.raises(ValueError):
+        c.set_level(BLACK, "eleven")
+
+
+def test_checkmate_ends_the_game_with_the_reason():
+    c, _ = make(HVH)
+    over = []
+    c.subscribe(lambda kind, data: over.append(data["outcome"]) if kind == "over" else None)
+    c.set_fen("3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1")
+    assert c.outcome is None
+    assert c.play(Move.from_iccs("b7b9"))
+    assert c.outcome == Outcome(Termination.CHECKMATE, RED)
+    assert over and result_text(c.outcome) == "红方胜 — 将死"
+    assert result_text(c.outcome, "en") == "Red wins — checkmate"
+    assert not c.play(Move.from_iccs("d9e9"))           # the game is over
+    assert c.undo() and c.outcome is None               # undo reopens it
+
+
+def test_stalemate_and_other_reason_texts():
+    c, _ = make(HVH)
+    c.set_fen("3k5/9/8R/9/9/9/9/9/9/4K4 w - - 0 1")
+    assert c.play(Move.from_iccs("i7i8"))
+    assert c.outcome == Outcome(Termination.STALEMATE, RED)
+    assert result_text(c.outcome) == "红方胜 — 困毙"
+    assert result_text(Outcome(Termination.PERPETUAL_CHECK, BLACK)) == "黑方胜 — 长将作负"
+    assert result_text(Outcome(Termination.REPETITION, None)) == "和棋 — 重复局面"
+
+
+def test_repetition_is_a_draw_and_resign_and_agreement():
+    c, _ = make(HVH)
+    run(c, ["h0g2", "h9g7", "g2h0", "g7h9"] * 2)
+    assert c.outcome is not None and c.outcome.termination == Termination.REPETITION
+    assert result_text(c.outcome) == "和棋 — 重复局面"
+    c.new_game()
+    assert c.resign() and c.outcome == Outcome(Termination.RESIGNATION, BLACK)
+    c.new_game()
+    assert c.agree_draw() and c.outcome.winner is None
+    h, _ = make(HVC)
+    h.new_game(mode=HVC, human_color=BLACK)
+    assert h.resign() and h.outcome.winner == RED
+
+
+def test_review_mode():
+    c, _ = make(HVH)
+    run(c, ["h2e2", "h9g7", "h0g2"])
+    c.review(1)
+    assert c.shown_board().fen() == Board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1").fen()
+    assert c.last_move() == Move.from_iccs("h2e2")
+    assert not c.human_to_move() and not c.play(Move.from_iccs("h9g7"))
+    c.review(None)
+    assert c.human_to_move() and len(c.shown_board().move_stack) == 3
+
+
+def test_hint():
+    c, engine = make(HVC)
+    hints = []
+    c.subscribe(lambda kind, data: hints.append(data["move"]) if kind == "hint" else None)
+    assert c.hint()
+    c.wait_idle(5)
+    assert hints and hints[0] in Board().legal_moves and c.hint_move == hints[0]
+    assert c.board.move_stack == []                     # a hint does not move
+
+
+def test_save_load_round_trip(tmp_path):
+    c, _ = make(HVC)
+    c.set_level(BLACK, "4")
+    run(c, ["h2e2"])
+    c.wait_idle(5)
+    run(c, ["h0g2"])
+    c.wait_idle(5)
+    path = tmp_path / "game.pgn"
+    c.save_pgn(path)
+    text = path.read_text(encoding="utf-8")
+    assert "炮二平五" in text and '[Mode "hvc"]' in text
+    d, _ = make(HVH)
+    d.load_pgn(path)
+    assert d.board.fen() == c.board.fen() and d.board.move_stack == c.board.move_stack
+    assert d.mode == HVC and d.levels[BLACK] == "4" and d.human_to_move()
+    # a finished game keeps its result
+    c.resign()
+    c.save_pgn(path)
+    d.load_pgn(path)
+    assert d.outcome == Outcome(Termination.RESIGNATION, BLACK)
+    with pytest.raises(ValueError):
+        bad = tmp_path / "bad.pgn"
+        bad.write_text("1. h2e2 h2e2 *", encoding="utf-8")
+        d.load_pgn(bad)
+    assert d.outcome is not None                        # unchanged by the failed load
+
+
+def test_fen_copy_paste():
+    c, _ = make(HVH)
+    run(c, ["h2e2"])
+    fen = c.fen()
+    c.set_fen(fen)
+    assert c.board.fen() == fen and c.board.move_stack == []
+    with pytest.raises(ValueError):
+        c.set_fen("not a fen")
+    assert c.board.fen() == fen
+
+
+def test_autosave_and_resume(config_home):
+    c, _ = make(HVH)
+    run(c, ["h2e2", "h9g7"])
+    assert c.autosave()
+    path = GameController.autosave_path()
+    assert path == config_dir() / "autosave.pgn" and path.parent == config_home / "cxiangqi"
+    game = GameController.read_autosave()
+    assert game is not None
+    d, _ = make(HVC)
+    d.load_game(game)
+    assert d.board.fen() == c.board.fen() and d.mode == HVH
+    # a finished game is not offered again
+    c.resign()
+    assert not c.autosave() and not path.exists()
+    assert GameController.read_autosave() is None
+
+
+def test_corrupt_autosave_is_ignored_with_a_warning(config_home):
+    path = GameController.autosave_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"[Event \"x\"]\n1. h2e2 zz99 \xff\xfe garbage")
+    with pytest.warns(UserWarning):
+        assert GameController.read_autosave() is None
+
+
+def test_settings_corrupt_file_and_bad_values(config_home):
+    path = config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{ not json", encoding="utf-8")
+    with pytest.warns(UserWarning):
+        s = Settings.load()
+    assert s == Settings()
+    path.write_text(json.dumps({"sound": "loud", "language": "en", "level": "7", "mode": "xx"}))
+    with pytest.warns(UserWarning):
+        s = Settings.load()
+    assert s.sound is True and s.language == "en" and s.level == "7" and s.mode == "hvc"
+    s.sound = False
+    assert s.save()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Settings.load().sound is False
