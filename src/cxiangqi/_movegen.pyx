@@ -98,57 +98,14 @@ cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept n
     return n
 
 
-cdef bint in_check(const Position *pos, int side) noexcept nogil:
-    cdef const u8 *b = pos.board
-    cdef int ksq = pos.pieces[side_tag(side)]
-    if ksq == 0:
-        return False
-    cdef int opp = opp_tag(side)
-    cdef int i, d, sq, pc
-    # 1. horses: the leg is the king's diagonal neighbour
-    for i in range(4):
-        if b[ksq + DIAG[i]] == EMPTY:
-            pc = b[ksq + HORSE_FROM[i][0]]
-            if (pc & opp) and PTYPE[pc] == HORSE:
-                return True
-            pc = b[ksq + HORSE_FROM[i][1]]
-            if (pc & opp) and PTYPE[pc] == HORSE:
-                return True
-    # 2. pawns: from in front of the king, or beside it (beside the king an
-    #    enemy pawn is always across the river)
-    pc = b[ksq + pawn_forward(side)]
-    if (pc & opp) and PTYPE[pc] == PAWN:
-        return True
-    for d in range(-1, 2, 2):
-        pc = b[ksq + d]
-        if (pc & opp) and PTYPE[pc] == PAWN and not own_half(ksq + d, side ^ 1):
-            return True
-    # 3. lines: first piece a rook or the other king (flying general), second
-    #    piece a cannon
-    for i in range(4):
-        d = ORTH[i]
-        sq = ksq + d
-        while b[sq] == EMPTY:
-            sq += d
-        pc = b[sq]
-        if pc == OFF:
-            continue
-        if (pc & opp) and (PTYPE[pc] == ROOK or PTYPE[pc] == KING):
-            return True
-        sq += d
-        while b[sq] == EMPTY:
-            sq += d
-        pc = b[sq]
-        if (pc & opp) and PTYPE[pc] == CANNON:
-            return True
-    return False
-
-
-cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
-    cdef const u8 *b = pos.board
+# Is sq attacked by a horse, pawn, rook or cannon of side `by` (tag = its
+# tag)?  With facing, the other king seen along a file counts as a rook: the
+# flying general.  Shared by in_check (hot: every legality test) and
+# square_attacked; inline, so neither pays a call.
+cdef inline bint _attacked_by_army(const u8 *b, int sq, int by, bint facing) noexcept nogil:
     cdef int tag = side_tag(by)
     cdef int i, d, s, pc
-    # horses, with the leg next to sq
+    # 1. horses: the leg is sq's diagonal neighbour on the horse's side
     for i in range(4):
         if b[sq + DIAG[i]] == EMPTY:
             pc = b[sq + HORSE_FROM[i][0]]
@@ -157,7 +114,7 @@ cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
             pc = b[sq + HORSE_FROM[i][1]]
             if (pc & tag) and PTYPE[pc] == HORSE:
                 return True
-    # pawns: stepping forward onto sq, or sideways once across the river
+    # 2. pawns: stepping forward onto sq, or sideways once across the river
     pc = b[sq - pawn_forward(by)]
     if (pc & tag) and PTYPE[pc] == PAWN:
         return True
@@ -165,6 +122,40 @@ cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
         pc = b[sq + d]
         if (pc & tag) and PTYPE[pc] == PAWN and not own_half(sq + d, by):
             return True
+    # 3. lines: the first piece a rook (or the facing king), the second a cannon
+    for i in range(4):
+        d = ORTH[i]
+        s = sq + d
+        while b[s] == EMPTY:
+            s += d
+        pc = b[s]
+        if pc == OFF:
+            continue
+        if (pc & tag) and (PTYPE[pc] == ROOK or (facing and PTYPE[pc] == KING)):
+            return True
+        s += d
+        while b[s] == EMPTY:
+            s += d
+        pc = b[s]
+        if (pc & tag) and PTYPE[pc] == CANNON:
+            return True
+    return False
+
+
+cdef bint in_check(const Position *pos, int side) noexcept nogil:
+    cdef int ksq = pos.pieces[side_tag(side)]
+    if ksq == 0:
+        return False
+    # the enemy king and advisors never reach our palace, nor its elephants
+    return _attacked_by_army(pos.board, ksq, side ^ 1, True)
+
+
+cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
+    cdef const u8 *b = pos.board
+    cdef int tag = side_tag(by)
+    cdef int i, pc
+    if _attacked_by_army(b, sq, by, False):
+        return True
     # king and advisors inside the palace, elephants on their own half
     if IN_PALACE[sq]:
         for i in range(4):
@@ -179,23 +170,6 @@ cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
             pc = b[sq + 2 * DIAG[i]]
             if (pc & tag) and PTYPE[pc] == ELEPHANT and b[sq + DIAG[i]] == EMPTY:
                 return True
-    # rooks (first piece on a line) and cannons (second)
-    for i in range(4):
-        d = ORTH[i]
-        s = sq + d
-        while b[s] == EMPTY:
-            s += d
-        pc = b[s]
-        if pc == OFF:
-            continue
-        if (pc & tag) and PTYPE[pc] == ROOK:
-            return True
-        s += d
-        while b[s] == EMPTY:
-            s += d
-        pc = b[s]
-        if (pc & tag) and PTYPE[pc] == CANNON:
-            return True
     return False
 
 
