@@ -7,7 +7,7 @@ Names and habits follow python-chess: ``Board``, ``push``/``pop``, a lazy
 >>> board.push_iccs("h2e2")
 Move.from_iccs('h2e2')
 >>> board.legal_moves.count(), board.turn == BLACK
-(44, True)
+(45, True)
 """
 
 from __future__ import annotations
@@ -481,6 +481,11 @@ class Board:
                 lines.append("  ＝＝＝＝＝＝＝＝＝")
         lines.append("  ａｂｃｄｅｆｇｈｉ")
         return "\n".join(lines)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG (Jupyter shows it): see cxiangqi.svg."""
+        from .svg import _board_svg
+        return _board_svg(self)
 
     def __repr__(self) -> str:
         if self.is_valid():

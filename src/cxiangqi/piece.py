@@ -23,7 +23,7 @@ _CHINESE_TRADITIONAL = {
 class Piece:
     """A piece type (KING..PAWN) and a colour (RED/BLACK).
 
-    >>> Piece.from_symbol("R"), Piece(HORSE, BLACK).symbol()
+    >>> Piece.from_symbol("R"), Piece(4, False).symbol()   # 4 = HORSE, False = BLACK
     (Piece.from_symbol('R'), 'n')
     """
 
