@@ -32,7 +32,7 @@ else:
     compile_args = ["-O3"]
     link_args = []
 
-MODULES = ["_tables", "_eval", "_position", "_movegen", "_core", "_search"]
+MODULES = ["_tables", "_eval", "_position", "_movegen", "_core", "_search", "_gomoku"]
 
 extensions = [
     Extension(

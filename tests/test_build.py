@@ -9,7 +9,7 @@ import pytest
 
 import cxiangqi
 
-CORE_MODULES = ["_core", "_movegen", "_position", "_tables"]
+CORE_MODULES = ["_core", "_movegen", "_position", "_tables", "_eval", "_search", "_gomoku"]
 EXT_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
