@@ -7,6 +7,18 @@ thread except the engine search, which runs in a worker thread; its answers
 come back through a queue that ``poll()`` empties (the view calls it from
 ``after()``), so all state changes happen in one thread.
 
+Clocks (optional): a time control is a base time and an increment per move
+in seconds (``parse_time_control("5+3")`` is 5 minutes + 3 seconds).  The
+clock of the side to move runs whenever the game is on, also while the
+computer thinks (its search gets the remaining time as
+``Limit(time=..., inc=...)``) and while a position is reviewed; it stops
+when the game ends or computer vs computer is paused.  A clock that reaches
+zero ends the game: ``Outcome(Termination.TIME_FORFEIT, winner)``.  Undo and
+redo keep it simple: the clocks go on as they are (no time is refunded or
+charged back); the side to move after the undo has its clock running.  A
+loaded or resumed game starts with full clocks.  The time source is
+injectable (``time_fn``) so tests can drive a fake clock.
+
 Stale answers are recognised by a generation counter: every undo, new game,
 load or level change that invalidates a running search bumps the counter and
 calls ``engine.stop()``; an answer that carries an older generation is
@@ -28,7 +40,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from cxiangqi import BLACK, RED, Board, Color, IllegalMoveError, InvalidFenError, Move, Outcome, Termination
 from cxiangqi import notation as _notation
@@ -62,6 +74,57 @@ def result_text(outcome: Outcome, lang: str = "zh") -> str:
     return f"{head} — {tr('reason_' + outcome.termination.name, lang)}"
 
 
+def parse_time_control(text: Optional[str]) -> Optional[Tuple[float, float]]:
+    """'' or 'none' -> None; '10' -> (600, 0) (minutes); '5+3' -> (300, 3)
+    (minutes + seconds per move); '600s+5' -> (600, 5).  ValueError otherwise."""
+    text = (text or "").strip().lower()
+    if text in ("", "none", "-"):
+        return None
+    base_text, _, inc_text = text.partition("+")
+    base_text = base_text.strip()
+    try:
+        base = float(base_text[:-1]) if base_text.endswith("s") else float(base_text) * 60
+        inc = float(inc_text) if inc_text.strip() else 0.0
+    except ValueError:
+        raise ValueError(f"bad time control {text!r}: use minutes+increment, e.g. 5+3") from None
+    if not (0 < base <= 24 * 3600) or not (0 <= inc <= 3600) or base != base or inc != inc:
+        raise ValueError(f"bad time control {text!r}: the base must be positive")
+    return base, inc
+
+
+def format_time_control(tc: Optional[Tuple[float, float]]) -> str:
+    """The inverse of parse_time_control: (300, 3) -> '5+3', (90, 0) -> '90s+0'."""
+    if tc is None:
+        return ""
+    base, inc = tc
+    b = f"{base / 60:g}" if base % 60 == 0 else f"{base:g}s"
+    return f"{b}+{inc:g}"
+
+
+def clock_text(seconds: float) -> str:
+    """'9:58', '0:07.3' (tenths under ten seconds), '1:02:03'."""
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        return f"0:{seconds:04.1f}"
+    s = int(seconds)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+def probe_external_engine(command: str, protocol: str = "auto", timeout: float = 10.0) -> str:
+    """Starts an external engine, does the handshake and quits it; returns
+    'name (protocol)'.  Raises the engine client's error (EngineError, an
+    OSError, a ValueError for a bad protocol) when it does not work."""
+    from cxiangqi.external import ExternalEngine
+    if not command.strip():
+        raise ValueError("no engine command given")
+    engine = ExternalEngine.popen(command, protocol, timeout=timeout)
+    try:
+        return f"{engine.name} ({engine.protocol.upper()})"
+    finally:
+        engine.quit()
+
+
 def level_label(level: str, lang: str = "zh") -> str:
     if level in ("easy", "normal", "hard"):
         return tr("level_" + level, lang)
@@ -78,6 +141,7 @@ class _Task:
     board: Board         # a copy, with the move stack (repetition history)
     level: str
     thread: Optional[threading.Thread] = None
+    limit: Optional[Limit] = None        # the clock's limit for a move, None: the level's
 
 
 @dataclass
@@ -97,7 +161,8 @@ class GameController:
 
     def __init__(self, settings: Optional[Settings] = None, *, mode: Optional[str] = None,
                  engine_factory: Optional[Callable[[], Any]] = None,
-                 move_delay: Optional[float] = None) -> None:
+                 move_delay: Optional[float] = None,
+                 time_fn: Optional[Callable[[], float]] = None) -> None:
         self.settings = settings or Settings()
         s = self.settings
         self.board = Board()
@@ -119,11 +184,70 @@ class GameController:
         self._engine_factory = engine_factory or (lambda: Engine(hash_mb=32))
         self._engine: Any = None
         self._external: Any = None
+        self._external_lock = threading.Lock()     # one search at a time per engine process
         self._gen = 0
         self._task: Optional[_Task] = None
         self._queue: "queue.Queue[tuple]" = queue.Queue()
         self._due: Optional[float] = None
+        # clocks
+        self._time = time_fn or time.monotonic
+        try:
+            self.time_control: Optional[Tuple[float, float]] = parse_time_control(s.time_control)
+        except ValueError:
+            self.time_control = None
+        self.clocks: Dict[Color, float] = {}
+        self._clock_start: Optional[float] = None
+        self._reset_clocks()
         self._schedule()
+
+    # --- clocks --------------------------------------------------------------
+
+    def _reset_clocks(self) -> None:
+        tc = self.time_control
+        self.clocks = {RED: tc[0], BLACK: tc[0]} if tc else {}
+        self._clock_start = None
+        self._clock_go()
+
+    def _clock_running(self) -> bool:
+        return (self.time_control is not None and self.outcome is None
+                and not (self.mode == CVC and self.paused))
+
+    def _clock_go(self) -> None:
+        """(Re)starts the side to move's clock if the game is on."""
+        self._clock_start = self._time() if self._clock_running() else None
+
+    def _charge(self) -> None:
+        """Charges the time since the clock started to the side to move."""
+        if self._clock_start is not None and self.time_control is not None:
+            now = self._time()
+            self.clocks[self.board.turn] -= now - self._clock_start
+            self._clock_start = now
+
+    def remaining(self, color: Color) -> Optional[float]:
+        """Seconds left on `color`'s clock (None without a time control)."""
+        if self.time_control is None:
+            return None
+        left = self.clocks[color]
+        if self._clock_start is not None and color == self.board.turn:
+            left -= self._time() - self._clock_start
+        return left
+
+    def _check_flag(self) -> bool:
+        """Ends the game when the side to move's clock has run out."""
+        if self._clock_start is None or self.outcome is not None:
+            return False
+        left = self.remaining(self.board.turn)
+        if left is not None and left <= 0:
+            self._charge()
+            self.clocks[self.board.turn] = 0.0
+            self._finish(Outcome(Termination.TIME_FORFEIT, not self.board.turn))
+            return True
+        return False
+
+    def set_time_control(self, tc: Optional[Tuple[float, float]]) -> None:
+        """The time control of the next game (None: no clocks)."""
+        self.time_control = tc
+        self.settings.time_control = format_time_control(tc)
 
     # --- listeners ---------------------------------------------------------
 
@@ -166,8 +290,10 @@ class GameController:
     # --- new game, levels, modes -------------------------------------------
 
     def new_game(self, mode: Optional[str] = None, human_color: Optional[Color] = None,
-                 levels: Optional[Dict[Color, str]] = None, fen: Optional[str] = None) -> None:
-        """Starts again (再来一局), keeping the mode and levels unless given.
+                 levels: Optional[Dict[Color, str]] = None, fen: Optional[str] = None,
+                 time_control: Any = False) -> None:
+        """Starts again (再来一局), keeping the mode, levels and time control
+        unless given (time_control: (base, inc) seconds or None for no clocks).
         InvalidFenError for a bad FEN (nothing changes then)."""
         board = Board(fen) if fen else Board()
         self._cancel()
@@ -181,6 +307,8 @@ class GameController:
             self.settings.human_color = color_name(human_color)
         for color, level in (levels or {}).items():
             self._set_level(color, level)
+        if time_control is not False:
+            self.set_time_control(time_control)
         self.board = board
         self.redo_stack = []
         self.outcome = None
@@ -191,6 +319,7 @@ class GameController:
         if self._engine is not None:
             self._engine.new_game()
         self.outcome = self._rules_outcome()
+        self._reset_clocks()
         self._emit("reset")
         if self.outcome is not None:
             self._emit("over", outcome=self.outcome)
@@ -200,6 +329,8 @@ class GameController:
         level = str(level)
         if level != EXTERNAL:
             level_named(level)          # ValueError for an unknown level
+        elif not self.settings.external_engine.strip():
+            raise ValueError("no external engine is set (电脑 → 外部引擎…)")
         self.levels[color] = level
         if self.mode == HVC and color != self.human_color:
             self.settings.level = level
@@ -217,13 +348,16 @@ class GameController:
     def play(self, move: Move) -> bool:
         """A human's move: False (nothing changes) when it is not a human's
         turn or the move is illegal."""
-        if not self.human_to_move() or not self.board.is_legal(move):
+        if self._check_flag() or not self.human_to_move() or not self.board.is_legal(move):
             return False
         self._apply(move, by_computer=False)
         return True
 
     def _apply(self, move: Move, by_computer: bool) -> None:
         captured = self.board.piece_at(move.to_square)
+        if self.time_control is not None and self._clock_start is not None:
+            self._charge()
+            self.clocks[self.board.turn] += self.time_control[1]
         self.board.push(move)
         if self.redo_stack and self.redo_stack[-1] == move:
             self.redo_stack.pop()
@@ -231,6 +365,7 @@ class GameController:
             self.redo_stack = []
         self.hint_move = None
         self.outcome = self._rules_outcome()
+        self._clock_go()
         self._emit("move", move=move, captured=captured, check=self.board.is_check(),
                    by_computer=by_computer)
         if self.outcome is not None:
@@ -260,6 +395,7 @@ class GameController:
         else:
             n = 1
         self._cancel()
+        self._charge()
         for _ in range(n):
             self.redo_stack.append(self.board.pop())
         if self.mode == CVC:
@@ -273,6 +409,7 @@ class GameController:
         if not self.redo_stack or self.review_ply is not None:
             return False
         self._cancel()
+        self._charge()
         self.board.push(self.redo_stack.pop())
         if self.mode == HVC:
             while self.redo_stack and self.is_computer(self.board.turn):
@@ -282,6 +419,7 @@ class GameController:
 
     def _after_jump(self) -> None:
         self.outcome = self._rules_outcome()
+        self._clock_go()
         self.hint_move = None
         self.review_ply = None
         self._emit("reset")
@@ -306,18 +444,23 @@ class GameController:
 
     def _finish(self, outcome: Outcome) -> None:
         self._cancel()
+        self._charge()
         self.outcome = outcome
+        self._clock_start = None
         self._emit("over", outcome=outcome)
         self._emit("status")
 
     # --- computer vs computer ----------------------------------------------
 
     def pause(self) -> None:
+        self._charge()
         self.paused = True
+        self._clock_go()
         self._emit("status")
 
     def resume(self) -> None:
         self.paused = False
+        self._clock_go()
         self._emit("status")
         self._schedule()
 
@@ -415,6 +558,9 @@ class GameController:
         self._gen += 1
         level = level or self.levels[color]
         task = _Task(kind, self._gen, color, self.board.copy(), level)
+        if kind == "move" and self.time_control is not None:
+            left = max(0.05, self.remaining(color) or 0.0)
+            task.limit = Limit(time=left, inc=self.time_control[1])
         if level != EXTERNAL:
             # a stop() meant for an earlier search must not end this one
             self._engine_for().clear_stop()
@@ -442,16 +588,44 @@ class GameController:
                     result = engine.analyse(task.board, Limit(movetime=1.0), 1, on_info=on_info,
                                             level=task.level, clear_stop=False)[0]
                 else:
-                    result = engine.search(task.board, on_info=on_info, level=task.level,
-                                           clear_stop=False)
+                    result = engine.search(task.board, task.limit, on_info=on_info,
+                                           level=task.level, clear_stop=False)
             self._queue.put(("done", task.gen, result.move))
         except Exception as exc:            # reported in the UI, never kills the app
             self._queue.put(("error", task.gen, exc))
 
+    def set_external_engine(self, command: str, protocol: str = "auto") -> None:
+        """The external engine's command line and protocol (auto/uci/ucci);
+        an engine already running is closed (the next search starts the new one)."""
+        if protocol not in ("auto", "uci", "ucci"):
+            raise ValueError(f"unknown protocol {protocol!r}")
+        self.settings.external_engine = command.strip()
+        self.settings.external_protocol = protocol
+        self._close_external()
+
+    def _close_external(self) -> None:
+        ext, self._external = self._external, None
+        if ext is not None:
+            try:
+                ext.quit()
+            except Exception:
+                pass
+
     def _run_external(self, task: _Task) -> Any:
+        with self._external_lock:
+            return self._run_external_locked(task)
+
+    def _run_external_locked(self, task: _Task) -> Any:
         from cxiangqi.external import ExternalEngine
+        if task.gen != self._gen:
+            raise RuntimeError("stale search")          # dropped by poll() anyway
         if self._external is None:
-            self._external = ExternalEngine.popen(self.settings.external_engine)
+            self._external = ExternalEngine.popen(self.settings.external_engine,
+                                                  self.settings.external_protocol or "auto")
+        if task.limit is not None and task.limit.time is not None:
+            other = self.remaining(not task.color)
+            return self._external.play(task.board, task.limit, opponent_time=other,
+                                       opponent_inc=task.limit.inc)
         return self._external.play(task.board, Limit(movetime=1.0))
 
     def _cancel(self) -> None:
@@ -483,7 +657,7 @@ class GameController:
                 self._emit("thinking", color=None)
                 self._emit("error", message=str(item[2]) or type(item[2]).__name__)
                 if task.level == EXTERNAL:
-                    self._external = None
+                    self._close_external()
             elif kind == "done":
                 self._task = None
                 move = item[2]
@@ -495,6 +669,8 @@ class GameController:
                     if move is not None and self.board.turn == task.color \
                             and self.board.is_legal(move):
                         self._apply(move, by_computer=True)
+        if self._check_flag():
+            return
         if self._due is not None and self._task is None and time.monotonic() >= self._due:
             self._start(self.board.turn, "move")
 
@@ -521,12 +697,7 @@ class GameController:
         self._cancel()
         if task is not None and task.thread is not None:
             task.thread.join(timeout=2.0)
-        if self._external is not None:
-            try:
-                self._external.quit()
-            except Exception:
-                pass
-            self._external = None
+        self._close_external()
 
     # --- records -----------------------------------------------------------
 
@@ -552,6 +723,9 @@ class GameController:
         h["HumanColor"] = color_name(self.human_color)
         h["RedLevel"] = self.levels[RED]
         h["BlackLevel"] = self.levels[BLACK]
+        if self.time_control is not None:
+            base, inc = self.time_control
+            h["TimeControl"] = f"{base:g}+{inc:g}"
         return game
 
     def save_pgn(self, path: Union[str, Path], notation: Optional[str] = None) -> None:
@@ -588,6 +762,13 @@ class GameController:
         self.report = None
         self.review_ply = None
         self.paused = self.mode == CVC
+        tc = h.get("TimeControl", "")
+        if tc:
+            try:
+                base, _, inc = tc.partition("+")
+                self.set_time_control(parse_time_control(f"{float(base):g}s+{inc or 0}"))
+            except ValueError:
+                pass
         outcome = self._rules_outcome()
         result = h.get("Result", "*")
         if outcome is None and result in ("1-0", "0-1", "1/2-1/2"):
@@ -598,6 +779,7 @@ class GameController:
                 reason = Termination[term] if term in Termination.__members__ else Termination.RESIGNATION
                 outcome = Outcome(reason, RED if result == "1-0" else BLACK)
         self.outcome = outcome
+        self._reset_clocks()
         self._emit("reset")
         self._schedule()
 

@@ -48,10 +48,17 @@ class Settings:
     external_engine: str = ""           # path of a UCI/UCCI engine, "" = none
     width: int = 1040
     height: int = 760
+    time_control: str = ""              # xiangqi clocks: "" none, else "minutes+increment" ("5+3")
+    gomoku_mode: str = "hvc"            # gomoku: "hvh" or "hvc"
+    gomoku_human: str = "black"         # gomoku: the human's colour against the computer
+    gomoku_level: str = "normal"        # gomoku: "easy", "normal", "hard"
+    external_protocol: str = "auto"     # "auto", "uci", "ucci"
 
     _CHOICES = {
         "language": ("zh", "en"), "mode": ("hvh", "hvc", "cvc"), "human_color": ("red", "black"),
-        "notation": ("chinese", "wxf", "iccs"),
+        "notation": ("chinese", "wxf", "iccs"), "gomoku_mode": ("hvh", "hvc"),
+        "gomoku_human": ("black", "white"), "gomoku_level": ("easy", "normal", "hard"),
+        "external_protocol": ("auto", "uci", "ucci"),
     }
 
     def _valid(self, name: str, value: Any) -> bool:

@@ -19,8 +19,8 @@ from cxiangqi import BLACK, RED, Piece
 
 from . import pages
 from .board_canvas import BoardCanvas, cjk_family, draw_piece
-from .controller import (CVC, EXTERNAL, HVC, HVH, GameController, color_name, level_label,
-                         result_text)
+from .controller import (CVC, EXTERNAL, HVC, HVH, GameController, clock_text, color_name,
+                         level_label, probe_external_engine, parse_time_control, result_text)
 from .i18n import tr
 from .settings import LEVEL_NAMES, Settings
 from .sounds import SoundPlayer
@@ -73,6 +73,9 @@ class App:
         self.page: Optional[pages.ScrollPage] = None
         self.message = ""
         self._closed = False
+        # other games' screens (gomoku): name -> object with show(container), hide(),
+        # poll(), close(), undo(), again(), save_dialog(), load_dialog(), new_game_dialog()
+        self.extra_screens: Dict[str, Any] = {}
         self.resume_game = GameController.read_autosave(autosave_path)
         root.title(tr("title", self.lang))
         root.configure(bg=BG)
@@ -122,7 +125,18 @@ class App:
                 self.controller.poll()
             except Exception as exc:       # never let a bad answer kill the loop
                 self._set_message(str(exc))
+        if self.screen == "game":
+            self.refresh_clocks()
+        for screen in list(self.extra_screens.values()):
+            try:
+                screen.poll()
+            except Exception as exc:
+                self._set_message(str(exc))
         self.root.after(POLL_MS, self._tick)
+
+    def _extra(self) -> Any:
+        """The other game's screen when it is showing, else None."""
+        return self.extra_screens.get(self.screen)
 
     def _bind_keys(self) -> None:
         r = self.root
@@ -218,6 +232,8 @@ class App:
         comp.add_separator()
         comp.add_command(label=t("pause") + " / " + t("resume_play"), command=self.toggle_pause)
         comp.add_command(label=t("step"), command=self.step)
+        comp.add_separator()
+        comp.add_command(label=t("ext_menu"), command=self.external_dialog_open)
         menu.add_cascade(label=t("menu_computer"), menu=comp)
 
         view = tk.Menu(menu, tearoff=False)
@@ -230,6 +246,12 @@ class App:
             nmenu.add_radiobutton(label=t("notation_" + n), value=n, variable=self.notation_var,
                                   command=lambda n=n: self.set_notation(n))
         view.add_cascade(label=t("notation"), menu=nmenu)
+        smenu = tk.Menu(view, tearoff=False)
+        self.style_var = tk.BooleanVar(value=self.settings.traditional)
+        for value, key in ((False, "style_simplified"), (True, "style_traditional")):
+            smenu.add_radiobutton(label=t(key), value=value, variable=self.style_var,
+                                  command=lambda v=value: self.set_piece_style(v))
+        view.add_cascade(label=t("piece_style"), menu=smenu)
         view.add_command(label=t("flip"), command=self.flip)
         menu.add_cascade(label=t("menu_view"), menu=view)
 
@@ -300,12 +322,15 @@ class App:
         y = h * 0.13
         cv.create_text(w / 2 + 3, y + 3, text=self.t("title"), font=(self.family, -title_size),
                        fill="#1c120a")
-        cv.create_text(w / 2, y, text=self.t("title"), font=(self.family, -title_size), fill="#f3d9a4")
+        title = cv.create_text(w / 2, y, text=self.t("title"), font=(self.family, -title_size),
+                               fill="#f3d9a4")
         cv.create_text(w / 2, y + title_size * 0.85, text=self.t("subtitle"),
                        font=(self.family, -max(12, title_size // 3)), fill="#d9b98a")
         r = max(26, min(60, h * 0.07))
-        draw_piece(cv, w / 2 - 3.6 * r, y, r, Piece.from_symbol("K"), ("deco",))
-        draw_piece(cv, w / 2 + 3.6 * r, y, r, Piece.from_symbol("k"), ("deco",))
+        bbox = cv.bbox(title)                 # the discs sit beside the title, never on it
+        half = max(3.6 * r, (bbox[2] - bbox[0]) / 2 + 1.4 * r) if bbox else 3.6 * r
+        draw_piece(cv, w / 2 - half, y, r, Piece.from_symbol("K"), ("deco",))
+        draw_piece(cv, w / 2 + half, y, r, Piece.from_symbol("k"), ("deco",))
 
     # --- game screen -----------------------------------------------------------------
 
@@ -329,9 +354,20 @@ class App:
         self.status = tk.Label(side, text="", bg=ACCENT, fg="white", font=(self.family, 15),
                                pady=8, wraplength=280)
         self.status.grid(row=0, column=0, sticky="ew")
-        self.substatus = tk.Label(side, text="", bg=PANEL, fg=INK, font=(self.family, 10),
+        top = tk.Frame(side, bg=PANEL)
+        top.grid(row=1, column=0, sticky="ew")
+        # the clocks (shown only with a time control)
+        self.clock_frame = tk.Frame(top, bg=PANEL)
+        self.clock_labels: Dict[bool, tk.Label] = {}
+        for i, color in enumerate((RED, BLACK)):
+            lab = tk.Label(self.clock_frame, text="", font=(self.family, 16, "bold"), bd=1,
+                           relief="solid", padx=4, pady=3)
+            lab.grid(row=0, column=i, sticky="ew", padx=3, pady=(6, 0))
+            self.clock_frame.columnconfigure(i, weight=1, uniform="clock")
+            self.clock_labels[color] = lab
+        self.substatus = tk.Label(top, text="", bg=PANEL, fg=INK, font=(self.family, 10),
                                   wraplength=280, justify="left")
-        self.substatus.grid(row=1, column=0, sticky="ew", padx=8, pady=(4, 0))
+        self.substatus.pack(side="bottom", fill="x", padx=8, pady=(4, 0))
 
         buttons = tk.Frame(side, bg=PANEL)
         buttons.grid(row=2, column=0, sticky="ew", padx=8, pady=6)
@@ -435,9 +471,15 @@ class App:
         if self.page is not None:
             self.page.destroy()
             self.page = None
+        for extra in self.extra_screens.values():
+            extra.hide()
         if screen == "game" and not self.game_started:
             screen = "welcome"
         self.screen = screen
+        if screen in self.extra_screens:
+            self.extra_screens[screen].show(self.container)
+            return
+        self.root.configure(menu=self.menubar)
         if screen == "welcome":
             self.welcome.pack(fill="both", expand=True)
         elif screen == "game":
@@ -486,6 +528,7 @@ class App:
             self.refresh_status()
 
     def refresh(self) -> None:
+        self.refresh_clocks()
         self.refresh_status()
         self.refresh_moves()
         self._show_report(self.controller.report)
@@ -522,7 +565,7 @@ class App:
                 lab.grid()
                 box.grid()
                 level = c.levels[color]
-                if level in names:
+                if level in names and names.index(level) < len(box.cget("values")):
                     box.current(names.index(level))
             else:
                 lab.grid_remove()
@@ -545,6 +588,28 @@ class App:
             self.live_button.pack_forget()
         elif not self.live_button.winfo_ismapped():
             self.live_button.pack(side="right", padx=4)
+
+    def refresh_clocks(self) -> None:
+        """The two clocks: the running one highlighted, red under 30 seconds."""
+        c = self.controller
+        if c.time_control is None:
+            if self.clock_frame.winfo_ismapped():
+                self.clock_frame.pack_forget()
+            return
+        if not self.clock_frame.winfo_ismapped():
+            self.clock_frame.pack(side="top", fill="x", padx=5)
+        for color, lab in self.clock_labels.items():
+            left = c.remaining(color) or 0.0
+            text = f"{self.t('red' if color == RED else 'black')} {clock_text(left)}"
+            running = c.outcome is None and c.board.turn == color and c._clock_start is not None
+            if running:
+                bg, fg = (ACCENT if color == RED else "#2b2622"), "white"
+            else:
+                bg, fg = "#efe2c8", ("#8a2a1a" if color == RED else INK)
+            if left < 30 and c.time_control is not None:
+                fg = "#ffe082" if running else "#d32f2f"
+            if lab.cget("text") != text or lab.cget("bg") != bg or lab.cget("fg") != fg:
+                lab.configure(text=text, bg=bg, fg=fg)
 
     def refresh_moves(self) -> None:
         c = self.controller
@@ -656,6 +721,9 @@ class App:
 
     def new_game_dialog_open(self) -> None:
         """The new-game dialog: mode, side, level(s)."""
+        if self._extra() is not None:
+            self._extra().new_game_dialog()
+            return
         if self.new_game_dialog is not None:
             try:
                 self.new_game_dialog.destroy()
@@ -689,7 +757,47 @@ class App:
             box.grid(row=2 + r, column=1, columnspan=2, sticky="w", pady=2)
             boxes[key] = box
 
+        tk.Label(d, text=t("time_control"), bg=PANEL, fg=INK, font=font).grid(row=5, column=0, sticky="w")
+        presets = [None, (600.0, 0.0), (900.0, 10.0), (300.0, 3.0), (180.0, 2.0)]
+        tc_labels = [t("tc_none")] + [
+            t("tc_minutes", m=f"{b / 60:g}") if not i else t("tc_plus", m=f"{b / 60:g}", s=f"{i:g}")
+            for b, i in presets[1:]] + [t("tc_custom")]
+        tc_box = ttk.Combobox(d, state="readonly", values=tc_labels, width=18)
+        try:
+            current = parse_time_control(s.time_control)
+        except ValueError:
+            current = None
+        base_var = tk.StringVar(value=f"{(current or (600.0, 0.0))[0] / 60:g}")
+        inc_var = tk.StringVar(value=f"{(current or (600.0, 0.0))[1]:g}")
+        tc_box.current(presets.index(current) if current in presets else len(presets))
+        tc_box.grid(row=5, column=1, columnspan=2, sticky="w", pady=2)
+        custom = tk.Frame(d, bg=PANEL)
+        tk.Label(custom, text=t("tc_base"), bg=PANEL, fg=INK, font=font).pack(side="left")
+        tk.Spinbox(custom, from_=1, to=180, width=4, textvariable=base_var).pack(side="left", padx=4)
+        tk.Label(custom, text=t("tc_inc"), bg=PANEL, fg=INK, font=font).pack(side="left")
+        tk.Spinbox(custom, from_=0, to=60, width=4, textvariable=inc_var).pack(side="left", padx=4)
+
+        def on_tc(_event=None) -> None:
+            if tc_box.current() == len(presets):
+                custom.grid(row=6, column=0, columnspan=4, sticky="w", pady=2)
+            else:
+                custom.grid_remove()
+
+        tc_box.bind("<<ComboboxSelected>>", on_tc)
+        on_tc()
+        self._new_game_widgets = {"time_control": tc_box, "base": base_var, "inc": inc_var,
+                                  "mode": mode, "side": side}
+
         def start() -> None:
+            k = tc_box.current()
+            if k < len(presets):
+                tc = presets[k]
+            else:
+                try:
+                    tc = parse_time_control(f"{base_var.get().strip()}+{inc_var.get().strip() or 0}")
+                except ValueError as exc:
+                    messagebox.showerror(t("time_control"), t("bad_time_control", err=exc), parent=d)
+                    return
             m = mode.get()
             human = RED if side.get() == "red" else BLACK
             if m == HVC:
@@ -699,10 +807,10 @@ class App:
                           BLACK: names[boxes["black_level"].current()]}
             d.destroy()
             self.new_game_dialog = None
-            self.start_game(m, human, levels)
+            self.start_game(m, human, levels, time_control=tc)
 
         row = tk.Frame(d, bg=PANEL)
-        row.grid(row=5, column=0, columnspan=4, pady=(12, 0))
+        row.grid(row=7, column=0, columnspan=4, pady=(12, 0))
         self._button(row, "start", start).pack(side="left", padx=4)
         self._button(row, "cancel", lambda: d.destroy()).pack(side="left", padx=4)
         d.bind("<Return>", lambda e: start())
@@ -710,11 +818,13 @@ class App:
         self._new_game_start = start
 
     def start_game(self, mode: str, human_color: bool = RED,
-                   levels: Optional[Dict[bool, str]] = None) -> None:
-        """Starts a new game in `mode` and shows the board."""
+                   levels: Optional[Dict[bool, str]] = None, time_control: Any = False) -> None:
+        """Starts a new game in `mode` and shows the board (time_control:
+        (base, increment) seconds, None for no clocks, False to keep it)."""
         self.close_over_dialog()
         self.game_started = True
-        self.controller.new_game(mode=mode, human_color=human_color, levels=levels or {})
+        self.controller.new_game(mode=mode, human_color=human_color, levels=levels or {},
+                                 time_control=time_control)
         self.canvas.flipped = self._default_flip()
         self._set_message("")
         self.show("game")
@@ -736,6 +846,9 @@ class App:
 
     def again(self) -> None:
         """再来一局: same mode, side and levels."""
+        if self._extra() is not None:
+            self._extra().again()
+            return
         if not self.game_started:
             self.new_game_dialog_open()
             return
@@ -744,10 +857,18 @@ class App:
         self.show("game")
 
     def undo(self) -> None:
+        if self._extra() is not None:
+            if hasattr(self._extra(), "undo"):
+                self._extra().undo()
+            return
         if self.game_started:
             self.controller.undo()
 
     def redo(self) -> None:
+        if self._extra() is not None:
+            if hasattr(self._extra(), "redo"):
+                self._extra().redo()
+            return
         if self.game_started:
             self.controller.redo()
 
@@ -804,6 +925,135 @@ class App:
         self.refresh()
         self.save_settings()
 
+    def set_piece_style(self, traditional: bool) -> None:
+        """Simplified (帅马车炮) or traditional (帥傌俥砲) characters, remembered."""
+        self.settings.traditional = bool(traditional)
+        self.style_var.set(bool(traditional))
+        self.canvas.traditional = bool(traditional)
+        self.canvas.redraw()
+        self.refresh_moves()
+        self.save_settings()
+
+    # --- external engine -------------------------------------------------------------------
+
+    def external_dialog_open(self) -> None:
+        """电脑 → 外部引擎…: the program and protocol, a test, and using it."""
+        t, s = self.t, self.settings
+        old = getattr(self, "external_dialog", None)
+        if old is not None:
+            try:
+                old.destroy()
+            except tk.TclError:
+                pass
+        d = tk.Toplevel(self.root, bg=PANEL, padx=16, pady=12)
+        d.title(t("ext_title"))
+        d.transient(self.root)
+        font = (self.family, 11)
+        tk.Label(d, text=t("ext_command"), bg=PANEL, fg=ACCENT,
+                 font=(self.family, 12, "bold")).grid(row=0, column=0, columnspan=3, sticky="w")
+        cmd = tk.StringVar(value=s.external_engine)
+        entry = tk.Entry(d, textvariable=cmd, width=48, font=("TkFixedFont", 10))
+        entry.grid(row=1, column=0, columnspan=2, sticky="ew", pady=4)
+
+        def browse() -> None:
+            path = filedialog.askopenfilename(parent=d, title=t("ext_command"))
+            if path:
+                cmd.set(path)
+
+        self._button(d, "ext_browse", browse).grid(row=1, column=2, padx=(6, 0))
+        proto = tk.StringVar(value=s.external_protocol or "auto")
+        row = tk.Frame(d, bg=PANEL)
+        row.grid(row=2, column=0, columnspan=3, sticky="w", pady=4)
+        tk.Label(row, text=t("ext_protocol"), bg=PANEL, fg=INK, font=font).pack(side="left")
+        for value, label in (("auto", t("ext_auto")), ("uci", "UCI"), ("ucci", "UCCI")):
+            tk.Radiobutton(row, text=label, value=value, variable=proto, bg=PANEL, font=font,
+                           activebackground=PANEL, highlightthickness=0).pack(side="left", padx=4)
+        result = tk.Label(d, text="" if s.external_engine else t("ext_none"), bg=PANEL, fg=INK,
+                          font=font, wraplength=460, justify="left")
+        result.grid(row=3, column=0, columnspan=3, sticky="w", pady=4)
+        buttons = tk.Frame(d, bg=PANEL)
+        buttons.grid(row=4, column=0, columnspan=3, pady=(8, 0))
+
+        def save(use: bool) -> None:
+            self.set_external_engine(cmd.get(), proto.get(), use=use)
+            d.destroy()
+            self.external_dialog = None
+
+        self._button(buttons, "ext_test", lambda: self.test_external_engine(
+            cmd.get(), proto.get(), result)).pack(side="left", padx=3)
+        self._button(buttons, "ext_save", lambda: save(False)).pack(side="left", padx=3)
+        self._button(buttons, "ext_use", lambda: save(True)).pack(side="left", padx=3)
+        self._button(buttons, "cancel", d.destroy).pack(side="left", padx=3)
+        self.external_dialog = d
+        self._external_vars = {"command": cmd, "protocol": proto, "result": result}
+
+    def test_external_engine(self, command: str, protocol: str = "auto",
+                             label: Optional[tk.Label] = None,
+                             done: Optional[Callable[[bool, str], None]] = None) -> None:
+        """Starts the engine in a worker thread (the handshake may take a few
+        seconds), then reports: a label text and an info or error dialog."""
+        import threading
+        box: Dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["ok"] = probe_external_engine(command, protocol)
+            except Exception as exc:      # EngineError, OSError, ValueError, ...
+                box["err"] = f"{type(exc).__name__}: {exc}"
+
+        thread = threading.Thread(target=work, daemon=True, name="cxiangqi-probe")
+        thread.start()
+        if label is not None:
+            label.configure(text=self.t("ext_testing"), fg=INK)
+
+        def check() -> None:
+            if thread.is_alive():
+                self.root.after(50, check)
+                return
+            ok = "ok" in box
+            text = self.t("ext_ok", name=box["ok"]) if ok else self.t("ext_failed", err=box["err"])
+            try:
+                if label is not None and label.winfo_exists():
+                    label.configure(text=text, fg="#2f5d3a" if ok else ACCENT)
+            except tk.TclError:
+                pass
+            self.last_external_test = (ok, text)
+            if done is not None:
+                done(ok, text)
+            elif ok:
+                messagebox.showinfo(self.t("ext_title"), text, parent=self.root)
+            else:
+                messagebox.showerror(self.t("ext_title"), text, parent=self.root)
+
+        self.root.after(50, check)
+
+    def set_external_engine(self, command: str, protocol: str = "auto", use: bool = False) -> None:
+        """Stores the engine (and with `use`, makes it the computer's level)."""
+        c = self.controller
+        c.set_external_engine(command, protocol)
+        self._rebuild()                       # the level lists gain or lose "external"
+        if use and command.strip():
+            if c.mode == HVC and self.game_started:
+                c.set_level(not c.human_color, EXTERNAL)
+            else:
+                self.settings.level = EXTERNAL
+        elif not command.strip():
+            for color in (RED, BLACK):
+                if c.levels[color] == EXTERNAL:
+                    c.set_level(color, "normal")
+            if self.settings.level == EXTERNAL:
+                self.settings.level = "normal"
+        self.save_settings()
+
+    def _rebuild(self) -> None:
+        """Rebuilds menus and screens (new labels or level lists), keeping the screen."""
+        screen = self.screen
+        flipped = self.canvas.flipped
+        self.close_over_dialog()
+        self._build()
+        self.canvas.flipped = flipped
+        self.show(screen)
+
     def show_engine(self, on: bool) -> None:
         self.settings.show_engine = on
         self.engine_var.set(on)
@@ -828,17 +1078,15 @@ class App:
         if lang == self.lang:
             return
         self.settings.language = lang
-        screen = self.screen
-        flipped = self.canvas.flipped
-        self.close_over_dialog()
-        self._build()
-        self.canvas.flipped = flipped
-        self.show(screen)
+        self._rebuild()
         self.save_settings()
 
     # --- records ----------------------------------------------------------------------------------
 
     def save_dialog(self) -> None:
+        if self._extra() is not None:
+            self._extra().save_dialog()
+            return
         if not self.game_started:
             return
         path = filedialog.asksaveasfilename(parent=self.root, defaultextension=".pgn",
@@ -857,6 +1105,9 @@ class App:
         return True
 
     def load_dialog(self) -> None:
+        if self._extra() is not None:
+            self._extra().load_dialog()
+            return
         path = filedialog.askopenfilename(parent=self.root,
                                           filetypes=[(self.t("pgn_files"), "*.pgn"),
                                                      (self.t("all_files"), "*")])
@@ -914,6 +1165,8 @@ class App:
             return
         if self.game_started:
             self.controller.autosave(self.autosave_path)
+        for extra in self.extra_screens.values():
+            extra.close()
         self.save_settings()
         self._closed = True
         self.controller.shutdown()

@@ -320,3 +320,178 @@ def test_settings_corrupt_file_and_bad_values(config_home):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert Settings.load().sound is False
+
+
+# --- clocks ------------------------------------------------------------------------
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_time_control_parsing_and_clock_text():
+    from pyfrontend.controller import clock_text, format_time_control, parse_time_control
+    assert parse_time_control("") is None and parse_time_control("none") is None
+    assert parse_time_control("10") == (600, 0)
+    assert parse_time_control("5+3") == (300, 3)
+    assert parse_time_control("90s+2") == (90, 2)
+    for tc in [(600, 0), (300, 3), (90, 2)]:
+        assert parse_time_control(format_time_control(tc)) == tc
+    for bad in ("abc", "0+3", "5+-1", "-2"):
+        with pytest.raises(ValueError):
+            parse_time_control(bad)
+    assert clock_text(598.2) == "9:58" and clock_text(7.34) == "0:07.3" and clock_text(-1) == "0:00.0"
+    assert clock_text(3723) == "1:02:03"
+
+
+def test_clocks_run_for_the_side_to_move_with_increment_and_flag_fall():
+    clock = FakeClock()
+    c = GameController(Settings(), mode=HVH, time_fn=clock, move_delay=0)
+    over = []
+    c.subscribe(lambda kind, data: over.append(data["outcome"]) if kind == "over" else None)
+    c.new_game(time_control=(60, 2))
+    assert c.remaining(RED) == 60 and c.remaining(BLACK) == 60
+    clock.now += 10
+    assert c.remaining(RED) == 50 and c.remaining(BLACK) == 60
+    run(c, ["h2e2"])                                   # Red: -10 +2
+    assert c.remaining(RED) == 52
+    clock.now += 5
+    assert c.remaining(BLACK) == 55 and c.remaining(RED) == 52
+    run(c, ["h9g7"])
+    assert c.remaining(BLACK) == 57
+    clock.now += 51.9
+    c.poll()
+    assert c.outcome is None
+    clock.now += 0.2                                    # Red's flag falls
+    c.poll()
+    assert c.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
+    assert over == [c.outcome]
+    assert result_text(c.outcome) == "黑方胜 — 超时"
+    assert result_text(c.outcome, "en") == "Black wins — time forfeit"
+    assert c.remaining(RED) == 0
+    clock.now += 100                                    # the clocks stopped
+    assert c.remaining(BLACK) == 57 and not c.play(Move.from_iccs("h0g2"))
+    assert c.settings.time_control == "1+2"
+
+
+def test_a_move_after_the_flag_fell_is_refused():
+    clock = FakeClock()
+    c = GameController(Settings(), mode=HVH, time_fn=clock, move_delay=0)
+    c.new_game(time_control=(30, 0))
+    clock.now += 31                                     # no poll in between
+    assert not c.play(Move.from_iccs("h2e2"))
+    assert c.outcome == Outcome(Termination.TIME_FORFEIT, BLACK) and c.board.move_stack == []
+
+
+def test_undo_with_clocks_keeps_them_running_without_refund():
+    clock = FakeClock()
+    c = GameController(Settings(), mode=HVH, time_fn=clock, move_delay=0)
+    c.new_game(time_control=(100, 0))
+    clock.now += 10
+    run(c, ["h2e2"])
+    clock.now += 20
+    assert c.undo()                                     # Black's 20 s stay spent
+    assert c.remaining(BLACK) == 80 and c.remaining(RED) == 90 and c.board.turn == RED
+    clock.now += 5
+    assert c.remaining(RED) == 85                       # Red's clock runs again
+    c.new_game(time_control=None)
+    assert c.remaining(RED) is None and c.settings.time_control == ""
+
+
+def test_computer_gets_its_remaining_time_and_flags_while_thinking():
+    clock = FakeClock()
+    limits = []
+
+    class TimedEngine(FakeEngine):
+        def search(self, board, limit=None, **kw):
+            limits.append(limit)
+            return super().search(board, limit, **kw)
+
+    engine = TimedEngine()
+    c = GameController(Settings(), mode=HVC, engine_factory=lambda: engine, time_fn=clock, move_delay=0)
+    c.new_game(mode=HVC, human_color=RED, time_control=(300, 3))
+    clock.now += 12
+    run(c, ["h2e2"])
+    assert c.wait_idle(5)
+    assert len(c.board.move_stack) == 2
+    assert limits[0].time == 300 and limits[0].inc == 3
+    # a computer that never answers loses on time
+    engine.block = True
+    clock.now += 1
+    run(c, ["h0g2"])
+    deadline = time.monotonic() + 5
+    while c.thinking is None and time.monotonic() < deadline:
+        c.poll()
+        time.sleep(0.005)
+    assert c.thinking == BLACK
+    clock.now += 400
+    c.poll()
+    assert c.outcome == Outcome(Termination.TIME_FORFEIT, RED) and not c.busy
+    assert engine.stops >= 1
+
+
+def test_time_control_is_saved_in_the_pgn(tmp_path):
+    c = GameController(Settings(), mode=HVH, move_delay=0)
+    c.new_game(time_control=(300, 3))
+    run(c, ["h2e2"])
+    path = tmp_path / "t.pgn"
+    c.save_pgn(path)
+    assert '[TimeControl "300+3"]' in path.read_text(encoding="utf-8")
+    d = GameController(Settings(), mode=HVH, move_delay=0)
+    d.load_pgn(path)
+    assert d.time_control == (300, 3) and 299 < d.remaining(BLACK) <= 300 and d.remaining(RED) == 300
+
+
+# --- the external engine ---------------------------------------------------------------
+
+def our_engine_command():
+    """Our own engine as an 'external' one: the installed console script if
+    it is next to this Python, else python -m cxiangqi.protocol."""
+    import shlex
+    import sys
+    from pathlib import Path
+    script = Path(sys.executable).parent / "cxiangqi-engine"
+    if script.exists():
+        return str(script)
+    return f"{shlex.quote(sys.executable)} -m cxiangqi.protocol"
+
+
+def test_probe_external_engine_works_and_reports_errors(tmp_path):
+    import sys
+    from pyfrontend.controller import probe_external_engine
+    assert "UCI" in probe_external_engine(our_engine_command())
+    assert probe_external_engine(f"{sys.executable} -m cxiangqi.protocol", "ucci").endswith("(UCCI)")
+    for bad in ("", str(tmp_path / "missing-engine"), "/bin/true"):
+        with pytest.raises(Exception) as info:
+            probe_external_engine(bad, timeout=2)
+        assert str(info.value)
+
+
+def test_external_engine_as_the_opponent_with_and_without_a_clock():
+    from pyfrontend.controller import EXTERNAL
+    c = GameController(Settings(), mode=HVC, move_delay=0)
+    with pytest.raises(ValueError):
+        c.set_level(BLACK, EXTERNAL)                   # none set yet
+    c.set_external_engine(our_engine_command(), "uci")
+    c.set_level(BLACK, EXTERNAL)
+    assert c.settings.level == EXTERNAL and c.settings.external_protocol == "uci"
+    try:
+        run(c, ["h2e2"])
+        assert c.wait_idle(20)
+        assert len(c.board.move_stack) == 2 and c.human_to_move()
+        c.new_game(time_control=(30, 0))
+        run(c, ["h2e2"])
+        assert c.wait_idle(20)
+        assert len(c.board.move_stack) == 2 and c.outcome is None and c.remaining(BLACK) < 30
+    finally:
+        c.shutdown()
+    bad = GameController(Settings(external_engine="/nonexistent/engine"), mode=HVC, move_delay=0)
+    errors = []
+    bad.subscribe(lambda kind, data: errors.append(data["message"]) if kind == "error" else None)
+    bad.set_level(BLACK, EXTERNAL)
+    run(bad, ["h2e2"])
+    assert bad.wait_idle(10) and errors and "not found" in errors[0]
+    assert len(bad.board.move_stack) == 1

@@ -16,15 +16,18 @@ import pytest
 
 import tkinter as tk  # noqa: F401  (required: a missing Tk is a failure)
 
-from cxiangqi import BLACK, RED, Board, Move, Termination  # noqa: E402
+from cxiangqi import BLACK, RED, Board, Move, Outcome, Termination  # noqa: E402
 
 from pyfrontend.settings import Settings  # noqa: E402
 from pyfrontend.sounds import SoundPlayer  # noqa: E402
 from pyfrontend.tools.measure_stall import sample_lateness, summary  # noqa: E402
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def display():
+    """One X server for the whole session (test_frontend_gomoku.py shares it):
+    Tk keeps its display connection until the interpreter is collected, so
+    an X server stopped between modules could take the process down."""
     if os.environ.get("DISPLAY"):
         yield os.environ["DISPLAY"]
         return
@@ -72,6 +75,18 @@ def app(display, tmp_path):
     yield a
     if not a._closed:
         a.quit()
+    collect_tk_garbage()
+
+
+def collect_tk_garbage():
+    """Collects the dead app's Tk variables here, in the main thread: left to
+    the cyclic garbage collector, they could be collected in an engine worker
+    thread, where Variable.__del__ waits for a main loop that is not running."""
+    import gc
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gc.collect()
 
 
 def pump(root, seconds):
@@ -266,6 +281,7 @@ def test_resume_offer_and_load(display, tmp_path):
         assert a.load_from(str(tmp_path / "missing.pgn"), show_errors=False) is False
     finally:
         a.quit()
+        collect_tk_garbage()
 
 
 def test_event_loop_stall_while_the_engine_thinks(app):
@@ -278,3 +294,99 @@ def test_event_loop_stall_while_the_engine_thinks(app):
           f"p99 {s['p99']:.1f} ms, max {s['max']:.1f} ms")
     assert app.controller.busy                         # the engine was really thinking
     assert s["p99"] < 60        # target 20 ms; generous here for a busy shared machine
+
+
+def test_clocks_in_the_new_game_dialog_side_panel_and_flag_fall(app, tmp_path):
+    app.new_game_dialog_open()
+    pump(app.root, 0.1)
+    w = app._new_game_widgets
+    w["mode"].set("hvh")
+    w["time_control"].current(3)                       # 5 min + 3 s
+    app._new_game_start()
+    pump(app.root, 0.2)
+    assert app.controller.time_control == (300, 3) and app.settings.time_control == "5+3"
+    assert app.clock_frame.winfo_ismapped()
+    assert app.clock_labels[RED].cget("text") in ("红方 5:00", "红方 4:59")
+    assert app.clock_labels[BLACK].cget("text") == "黑方 5:00"
+    click(app, "h2")
+    click(app, "e2")
+    pump(app.root, 0.1)
+    assert app.clock_labels[RED].cget("text") in ("红方 5:03", "红方 5:02")   # the increment
+    # custom: a bad value is refused with a dialog
+    app.new_game_dialog_open()
+    pump(app.root, 0.1)
+    w = app._new_game_widgets
+    w["time_control"].current(5)
+    w["time_control"].event_generate("<<ComboboxSelected>>")
+    w["base"].set("0.02")                              # 1.2 seconds
+    w["inc"].set("0")
+    app._new_game_start()
+    pump(app.root, 0.1)
+    assert app.controller.time_control == (1.2, 0)
+    assert pump_until(app.root, lambda: app.controller.outcome is not None, 5)
+    assert app.controller.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
+    assert app.status.cget("text") == "黑方胜 — 超时"
+    assert app.clock_labels[RED].cget("text") == "红方 0:00.0"
+    pump(app.root, 0.6)
+    screenshot(tmp_path / "clocks.png")
+    if os.environ.get("CXQ_SHOTS"):
+        screenshot(Path(os.environ["CXQ_SHOTS"]) / "clocks.png")
+    app.close_over_dialog()
+    app.start_game("hvh", time_control=None)
+    pump(app.root, 0.1)
+    assert not app.clock_frame.winfo_ismapped()
+
+
+def test_external_engine_dialog_and_piece_style(app):
+    import sys
+    from pyfrontend.controller import EXTERNAL
+    script = Path(sys.executable).parent / "cxiangqi-engine"
+    command = str(script) if script.exists() else f"{sys.executable} -m cxiangqi.protocol"
+    app.start_game("hvc", RED, {BLACK: "1"})
+    pump(app.root, 0.1)
+    app.external_dialog_open()
+    pump(app.root, 0.1)
+    v = app._external_vars
+    results = []
+    # a program that is not an engine: a clear failure text
+    app.test_external_engine("/bin/true", "auto", v["result"], done=lambda ok, text: results.append((ok, text)))
+    assert pump_until(app.root, lambda: results, 10)
+    assert results[0][0] is False and "无法使用" in results[0][1] and "/bin/true" in results[0][1]
+    assert "无法使用" in v["result"].cget("text")
+    app.test_external_engine(command, "auto", v["result"], done=lambda ok, text: results.append((ok, text)))
+    assert pump_until(app.root, lambda: len(results) == 2, 10)
+    assert results[1][0] is True and "cxiangqi" in results[1][1]
+    # an error is also shown in a dialog when no callback is given
+    shown = []
+    import pyfrontend.view as view
+    orig = view.messagebox.showerror
+    view.messagebox.showerror = lambda title, msg, **kw: shown.append(msg)
+    try:
+        app.test_external_engine("/nonexistent/engine")
+        assert pump_until(app.root, lambda: shown, 5)
+    finally:
+        view.messagebox.showerror = orig
+    assert "not found" in shown[0]
+    v["command"].set(command)
+    v["protocol"].set("uci")
+    app.set_external_engine(v["command"].get(), v["protocol"].get(), use=True)
+    assert app.settings.external_engine == command and app.controller.levels[BLACK] == EXTERNAL
+    assert EXTERNAL in app._level_names()
+    app.external_dialog.destroy()
+    pump(app.root, 0.3)                                # the rebuilt board gets its size
+    click(app, "h2")
+    click(app, "e2")
+    assert len(app.controller.board.move_stack) >= 1
+    assert pump_until(app.root, lambda: len(app.controller.board.move_stack) == 2, 15)
+    app.controller.shutdown()
+    # piece style: traditional characters, remembered
+    app.set_piece_style(True)
+    pump(app.root, 0.1)
+    texts = {app.canvas.itemcget(i, "text") for i in app.canvas.find_withtag("piece")
+             if app.canvas.type(i) == "text"}
+    assert "俥" in texts or "傌" in texts
+    assert Settings.load(app.settings_path).traditional is True
+    app.set_piece_style(False)
+    texts = {app.canvas.itemcget(i, "text") for i in app.canvas.find_withtag("piece")
+             if app.canvas.type(i) == "text"}
+    assert "车" in texts and "俥" not in texts
