@@ -6,12 +6,10 @@
 # 256-entry array, so no bound check is needed.
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport IN_BOARD, IN_PALACE, PTYPE, ORTH, DIAG, HORSE_FROM
+from cxiangqi._tables cimport (IN_BOARD, IN_PALACE, PTYPE, ORTH, DIAG, HORSE_FROM, HORSE_JUMP,
+                               HORSE_LEG)
 from cxiangqi._position cimport Position, Undo, make_move, unmake_move
 
-# Horse jumps and the leg each one needs empty, in matching order.
-cdef int[8] HORSE_JUMP = [18, -14, 14, -18, 33, 31, -31, -33]
-cdef int[8] HORSE_LEG = [1, 1, -1, -1, 16, 16, -16, -16]
 
 
 cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept nogil:

@@ -14,7 +14,7 @@ from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ, ORTH
+from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ, ORTH, HORSE_JUMP, HORSE_LEG
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null,
                                  unmake_null)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal,
@@ -30,6 +30,10 @@ cdef enum:
     TEMPO = 10
     HOLLOW_CANNON = 60      # enemy cannon facing the king on an open file
     FUTILITY_MARGIN = 150   # per ply of remaining depth
+    ROOK_MOBILITY = 2       # per empty point a rook reaches
+    HORSE_MOBILITY = 5      # per free jump
+    HORSE_TRAPPED = 25      # a horse with at most one jump
+    CONNECTED_PAWNS = 15    # two crossed pawns side by side
     DEFENDER_SHORTAGE = 4   # per missing advisor/elephant and unit of threat
 
 cdef enum:
@@ -86,11 +90,50 @@ cdef int king_danger(const Position *pos, int side) noexcept nogil:
     return danger + threat * missing * DEFENDER_SHORTAGE
 
 
+# Piece activity of side: rook mobility (empty points a rook can reach),
+# horse mobility (jumps with a free leg to a point it may take or occupy,
+# a nearly trapped horse penalised) and crossed pawns side by side (连兵).
+cdef int activity(const Position *pos, int side) noexcept nogil:
+    cdef const u8 *b = pos.board
+    cdef int tag = side_tag(side)
+    cdef int vl = 0
+    cdef int i, k, sq, to, d, n
+    for i in range(SLOT_ROOK, SLOT_CANNON):
+        sq = pos.pieces[tag + i]
+        if sq == 0:
+            continue
+        n = 0
+        for k in range(4):
+            d = ORTH[k]
+            to = sq + d
+            while b[to] == EMPTY:
+                n += 1
+                to += d
+        vl += n * ROOK_MOBILITY
+    for i in range(SLOT_HORSE, SLOT_ROOK):
+        sq = pos.pieces[tag + i]
+        if sq == 0:
+            continue
+        n = 0
+        for k in range(8):
+            if b[sq + HORSE_LEG[k]] == EMPTY and (b[sq + HORSE_JUMP[k]] & (tag | OFF)) == 0:
+                n += 1
+        vl += n * HORSE_MOBILITY - (HORSE_TRAPPED if n <= 1 else 0)
+    for i in range(SLOT_PAWN, SLOT_END):
+        sq = pos.pieces[tag + i]
+        if sq != 0 and not own_half(sq, side):
+            n = b[sq + 1]
+            if (n & tag) and PTYPE[n] == PAWN:
+                vl += CONNECTED_PAWNS
+    return vl
+
+
 # Static evaluation from the side to move's point of view.
 cdef inline int evaluate(const Position *pos) noexcept nogil:
     cdef int side = pos.side
     return (pos.vl[side] - pos.vl[side ^ 1]
-            - king_danger(pos, side) + king_danger(pos, side ^ 1) + TEMPO)
+            - king_danger(pos, side) + king_danger(pos, side ^ 1)
+            + activity(pos, side) - activity(pos, side ^ 1) + TEMPO)
 
 
 # Enough pieces that passing is unlikely to be a mistake (zugzwang guard for

@@ -16,6 +16,10 @@ cdef int DIAG[4]               # +17, +15, -15, -17
 # A horse checking from a square attacks via the leg DIAG[i] away from the
 # target: the horse stands on target + HORSE_FROM[i][0 or 1].
 cdef int HORSE_FROM[4][2]
+# A horse's eight jumps from its square and the leg each one needs empty,
+# in matching order.
+cdef int HORSE_JUMP[8]
+cdef int HORSE_LEG[8]
 
 cdef u64 ZOBRIST[14][256]      # [kind][sq]
 cdef u64 ZOBRIST_SIDE          # xor-ed in when Black is to move

@@ -19,7 +19,7 @@ cdef u64 _splitmix64() noexcept:
 
 
 cdef void _init_tables() noexcept:
-    cdef int sq, f, r, i, pc, slot, pt, kind
+    cdef int sq, f, r, i, k, pc, slot, pt, kind
     for sq in range(256):
         IN_BOARD[sq] = 0
         IN_PALACE[sq] = 0
@@ -68,6 +68,12 @@ cdef void _init_tables() noexcept:
     for i in range(4):
         HORSE_FROM[i][0] = DIAG[i] + (1 if (DIAG[i] & 15) == 1 else -1)
         HORSE_FROM[i][1] = DIAG[i] + (16 if DIAG[i] > 0 else -16)
+
+    # a jump two steps along ORTH[i] and one across, over the leg ORTH[i]
+    for i in range(4):
+        for k in range(2):
+            HORSE_LEG[2 * i + k] = ORTH[i]
+            HORSE_JUMP[2 * i + k] = 2 * ORTH[i] + (16 if ORTH[i] in (1, -1) else 1) * (1 - 2 * k)
 
     for kind in range(14):
         for sq in range(256):
