@@ -3,7 +3,8 @@ fixed depth from a cleared engine.  The total node count is the search's
 signature (it changes only when the search does); nps is the speed.
 
 Measured with this file (2-core AMD EPYC, other work running):
-depth 8: 1,687,577 nodes in 0.47 s (3.6 M nps); depth 10: 7,835,018 nodes, 3.4 M nps.  For scale, ElephantEye built here
+depth 8: 1,645,500 nodes, 1.7-2.4 M nps (mobility terms in the evaluation;
+1,687,577 nodes at 3.6 M nps without them).  For scale, ElephantEye built here
 from its public source searches about 3-5 M nodes/s.
 """
 import pytest
