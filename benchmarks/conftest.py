@@ -70,7 +70,7 @@ def shared_data_dir() -> Path:
 def positions() -> List[dict]:
     path = shared_data_dir() / "positions.jsonl"
     if not path.exists():
-        pytest.skip(f"{path} not found (set CXIANGQI_SHARED_DATA)")
+        pytest.fail(f"{path} not found (set CXIANGQI_SHARED_DATA)")
     with path.open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
@@ -79,7 +79,7 @@ def positions() -> List[dict]:
 def perft_rows() -> List[dict]:
     path = shared_data_dir() / "perft.json"
     if not path.exists():
-        pytest.skip(f"{path} not found (set CXIANGQI_SHARED_DATA)")
+        pytest.fail(f"{path} not found (set CXIANGQI_SHARED_DATA)")
     with path.open(encoding="utf-8") as fh:
         return json.load(fh)
 

@@ -481,7 +481,7 @@ class ExternalEngine:
         except EngineError:
             self._kill()
 
-    # --- protocol specifics ---------------------------------------------------------
+    # --- protocol specifics: abstract here, each protocol's subclass implements them ---
 
     def _handshake(self, probing: bool) -> None:
         raise NotImplementedError
