@@ -382,19 +382,7 @@ class GomokuScreen:
         game.add_command(label=t("load_game"), command=self.load_dialog, accelerator="Ctrl+O")
         game.add_command(label=t("save_game"), command=self.save_dialog, accelerator="Ctrl+S")
         game.add_separator()
-        self.sound_var = tk.BooleanVar(value=app.settings.sound)
-        game.add_checkbutton(label=t("sound"), variable=self.sound_var,
-                             command=lambda: app.set_sound(self.sound_var.get()))
-        lang = tk.Menu(game, tearoff=False)
-        self.lang_var = tk.StringVar(value=app.lang)
-        lang.add_radiobutton(label="中文", value="zh", variable=self.lang_var,
-                             command=lambda: app.set_language("zh"))
-        lang.add_radiobutton(label="English", value="en", variable=self.lang_var,
-                             command=lambda: app.set_language("en"))
-        game.add_cascade(label=t("language"), menu=lang)
-        game.add_separator()
-        game.add_command(label=t("main_menu"), command=lambda: app.show("welcome"))
-        game.add_command(label=t("quit"), command=app.quit)
+        app.add_shared_items(game)
         menu.add_cascade(label=t("menu_game"), menu=game)
         moves = tk.Menu(menu, tearoff=False)
         moves.add_command(label=t("undo"), command=self.undo, accelerator="Ctrl+Z")

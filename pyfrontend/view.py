@@ -181,6 +181,27 @@ class App:
             b.configure(width=width)
         return b
 
+    def add_shared_items(self, game: tk.Menu) -> None:
+        """The items every game's Game menu ends with: sound, language, main
+        menu, quit.  One pair of Tk variables serves every menu, so a
+        change made in one shows in the others."""
+        t = self.t
+        if getattr(self, "sound_var", None) is None:
+            self.sound_var = tk.BooleanVar(value=self.settings.sound)
+            self.lang_var = tk.StringVar(value=self.lang)
+        self.lang_var.set(self.lang)
+        game.add_checkbutton(label=t("sound"), variable=self.sound_var,
+                             command=lambda: self.set_sound(self.sound_var.get()))
+        lang_menu = tk.Menu(game, tearoff=False)
+        lang_menu.add_radiobutton(label="中文", value="zh", variable=self.lang_var,
+                                  command=lambda: self.set_language("zh"))
+        lang_menu.add_radiobutton(label="English", value="en", variable=self.lang_var,
+                                  command=lambda: self.set_language("en"))
+        game.add_cascade(label=t("language"), menu=lang_menu)
+        game.add_separator()
+        game.add_command(label=t("main_menu"), command=lambda: self.show("welcome"))
+        game.add_command(label=t("quit"), command=self.quit)
+
     def _build_menu(self) -> None:
         t = self.t
         menu = tk.Menu(self.root)
@@ -194,19 +215,7 @@ class App:
         game.add_command(label=t("copy_fen"), command=self.copy_fen)
         game.add_command(label=t("paste_fen"), command=self.paste_fen)
         game.add_separator()
-        self.sound_var = tk.BooleanVar(value=self.settings.sound)
-        game.add_checkbutton(label=t("sound"), variable=self.sound_var,
-                             command=lambda: self.set_sound(self.sound_var.get()))
-        lang_menu = tk.Menu(game, tearoff=False)
-        self.lang_var = tk.StringVar(value=self.lang)
-        lang_menu.add_radiobutton(label="中文", value="zh", variable=self.lang_var,
-                                  command=lambda: self.set_language("zh"))
-        lang_menu.add_radiobutton(label="English", value="en", variable=self.lang_var,
-                                  command=lambda: self.set_language("en"))
-        game.add_cascade(label=t("language"), menu=lang_menu)
-        game.add_separator()
-        game.add_command(label=t("main_menu"), command=lambda: self.show("welcome"))
-        game.add_command(label=t("quit"), command=self.quit)
+        self.add_shared_items(game)
         menu.add_cascade(label=t("menu_game"), menu=game)
 
         moves = tk.Menu(menu, tearoff=False)
