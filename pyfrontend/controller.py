@@ -156,7 +156,27 @@ class EngineReport:
     pv: List[str] = field(default_factory=list)   # in the chosen notation
 
 
-class GameController:
+class PollingController:
+    """What both games' controllers share: a computer move runs in a worker
+    thread as self._task, or is due at self._due; each controller's poll()
+    collects it."""
+
+    _task: Any = None
+    _due: Optional[float] = None
+    poll: Callable[[], None]
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Polls until no search runs or is due (for scripts and tests)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.poll()
+            if self._task is None and self._due is None:
+                return True
+            time.sleep(0.01)
+        return False
+
+
+class GameController(PollingController):
     """One game of xiangqi and the players around it."""
 
     def __init__(self, settings: Optional[Settings] = None, *, mode: Optional[str] = None,
@@ -680,16 +700,6 @@ class GameController:
         self.report = EngineReport(info.depth, sign * info.score, mate, info.nodes, info.nps,
                                    self.line_text(task.board, list(info.pv[:8])))
         self._emit("info", report=self.report)
-
-    def wait_idle(self, timeout: float = 30.0) -> bool:
-        """Polls until no search runs or is due (for scripts and tests)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.poll()
-            if self._task is None and self._due is None:
-                return True
-            time.sleep(0.01)
-        return False
 
     def shutdown(self) -> None:
         """Stops any search and closes an external engine."""

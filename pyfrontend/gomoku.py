@@ -480,11 +480,7 @@ class GomokuScreen:
         self.app._button(row, "again", self.again).pack(side="left", padx=4)
         self.app._button(row, "close", self.close_over_dialog).pack(side="left", padx=4)
         d.protocol("WM_DELETE_WINDOW", self.close_over_dialog)
-        d.update_idletasks()
-        root = self.app.root
-        x = root.winfo_rootx() + (root.winfo_width() - d.winfo_width()) // 2
-        y = root.winfo_rooty() + (root.winfo_height() - d.winfo_height()) // 3
-        d.geometry(f"+{max(0, x)}+{max(0, y)}")
+        self.app.place_dialog(d)
         self.over_dialog = d
 
     def close_over_dialog(self) -> None:

@@ -30,6 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from cxiangqi import gomoku
 from cxiangqi.gomoku import BLACK, WHITE, Board, Color
 
+from .controller import PollingController
 from .i18n import tr
 from .settings import Settings, atomic_write_text, config_dir
 
@@ -66,7 +67,7 @@ def _default_search(board: Board, level: str) -> Point:
     return gomoku.best_move(board, level)
 
 
-class GomokuController:
+class GomokuController(PollingController):
     """One game of gomoku and the players around it."""
 
     def __init__(self, settings: Optional[Settings] = None, *, mode: Optional[str] = None,
@@ -244,16 +245,6 @@ class GomokuController:
                 self._apply(tuple(value), by_computer=True)
         if self._due is not None and self._task is None and time.monotonic() >= self._due:
             self._start()
-
-    def wait_idle(self, timeout: float = 30.0) -> bool:
-        """Polls until no search runs or is due (for scripts and tests)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.poll()
-            if self._task is None and self._due is None:
-                return True
-            time.sleep(0.01)
-        return False
 
     def shutdown(self) -> None:
         task = self._task

@@ -712,11 +712,15 @@ class App:
                                              self.review(len(c.board.move_stack)))).pack(side="left", padx=4)
         self._button(row, "close", self.close_over_dialog).pack(side="left", padx=4)
         d.protocol("WM_DELETE_WINDOW", self.close_over_dialog)
+        self.place_dialog(d)
+        self.over_dialog = d
+
+    def place_dialog(self, d: tk.Toplevel) -> None:
+        """Centres a dialog across the main window, a third of the way down."""
         d.update_idletasks()
         x = self.root.winfo_rootx() + (self.root.winfo_width() - d.winfo_width()) // 2
         y = self.root.winfo_rooty() + (self.root.winfo_height() - d.winfo_height()) // 3
         d.geometry(f"+{max(0, x)}+{max(0, y)}")
-        self.over_dialog = d
 
     def close_over_dialog(self) -> None:
         if self.over_dialog is not None:
