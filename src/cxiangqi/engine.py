@@ -283,6 +283,7 @@ class Engine:
         s = self._searcher
         start = _time.monotonic()
         s.reset_counters()
+        s.new_search()
         s.set_limits(nodes, start + hard if hard is not None else 0.0)
         n_root = self._setup(board, banned)
         if n_root == 0:
