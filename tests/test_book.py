@@ -284,3 +284,79 @@ def test_command_line_show_and_info(tmp_path, capsys):
     (tmp_path / "bad.bin").write_bytes(b"junk")
     assert main(["info", "--book", str(tmp_path / "bad.bin")]) == 1
     assert "not a cxiangqi book" in capsys.readouterr().err
+
+
+# --- the engine command ----------------------------------------------------------------
+
+def server(protocol, seed=1):
+    from cxiangqi.protocol import EngineServer
+    out = []
+    s = EngineServer(out.append)
+    s._book_rng = random.Random(seed)
+    s.handle(protocol)
+    return s, out
+
+
+def answer(s, out, *lines):
+    del out[:]
+    for line in lines:
+        s.handle(line)
+    assert s.wait_idle(30)
+    return list(out)
+
+
+def test_engine_command_book_is_off_by_default_and_announced():
+    s, out = server("uci")
+    assert "option name OwnBook type check default false" in out
+    got = answer(s, out, "position startpos", "go depth 2")
+    assert any(line.startswith("info depth") for line in got)
+    assert not any("book" in line for line in got)
+    s, out = server("ucci")
+    assert "option usebook type check default false" in out
+
+
+@pytest.mark.parametrize("protocol,option", [("uci", "setoption name OwnBook value true"),
+                                             ("ucci", "setoption usebook true"),
+                                             ("ucci", "setoption ownbook true")])
+def test_engine_command_plays_weighted_book_moves(protocol, option, shipped):
+    s, out = server(protocol)
+    assert answer(s, out, option, "isready") == ["readyok"]
+    kind = "message" if protocol == "ucci" else "string"
+    played = collections.Counter()
+    for _ in range(30):
+        got = answer(s, out, "position startpos", "go depth 6")
+        move = got[-1].split()[1]
+        assert got == [f"info {kind} book move {move}", f"bestmove {move}"]
+        played[M(move)] += 1
+    weights = dict(shipped.moves(Board()))
+    assert set(played) <= set(weights) and len(played) > 1
+    assert played.most_common(1)[0][0] == M("h2e2")
+    # deeper in the book, after a few book moves
+    board = Board()
+    for _ in range(6):
+        board.push(shipped.choice(board, random.Random(5)))
+    moves = " ".join(m.iccs() for m in board.move_stack)
+    got = answer(s, out, f"position startpos moves {moves}", "go depth 6")
+    assert M(got[-1].split()[1]) in dict(shipped.moves(board))
+
+
+def test_engine_command_searches_out_of_book_when_pondering_and_without_banned_moves():
+    s, out = server("ucci")
+    answer(s, out, "setoption usebook true")
+    # out of book: a real search
+    got = answer(s, out, "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "go depth 3")
+    assert any(line.startswith("info depth") for line in got) and "book" not in " ".join(got)
+    # banned moves are never played from the book
+    got = answer(s, out, "position startpos", "banmoves h2e2 c3c4 g0e2", "go depth 3")
+    assert got[-1].split()[1] not in ("h2e2", "c3c4", "g0e2")
+    # go ponder searches (the book answers only a real go)
+    s.handle("position startpos")
+    s.handle("go ponder depth 2")
+    got = answer(s, out, "ponderhit")
+    assert not any("book" in line for line in got)
+    s, out = server("uci")
+    answer(s, out, "setoption name OwnBook value true")
+    got = answer(s, out, "position startpos", "go depth 3 searchmoves b0c2")
+    assert got[-1] == "bestmove b0c2"
+    got = answer(s, out, "setoption name OwnBook value false", "position startpos", "go depth 1")
+    assert "book" not in " ".join(got)

@@ -234,11 +234,14 @@ class Book:
         legal moves only; [] when out of book."""
         return [(e.move, e.weight) for e in self.entries(board)]
 
-    def choice(self, board: Board, rng: Optional[random.Random] = None) -> Optional[Move]:
+    def choice(self, board: Board, rng: Optional[random.Random] = None, *,
+               exclude: Iterable[Move] = ()) -> Optional[Move]:
         """A book move picked at random with probability weight / total
         (``rng``: a random.Random, for repeatable choices; default the
-        random module); None when the position is out of book."""
-        found = self.moves(board)
+        random module), leaving out the moves in `exclude`; None when the
+        position is out of book."""
+        banned = set(exclude)
+        found = [(m, w) for m, w in self.moves(board) if m not in banned]
         if not found:
             return None
         total = sum(w for _, w in found)
