@@ -18,9 +18,9 @@
 # lone pawn against an advisor, nothing that can cross the river).
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport (SQ90_TO_SQ, PTYPE, KIND, PST, ORTH, HORSE_JUMP, HORSE_LEG,
-                               IN_BOARD)
-from cxiangqi._position cimport Position
+from cxiangqi._tables cimport (SQ90_TO_SQ, PTYPE, KIND, PST, HORSE_JUMP, HORSE_LEG, Slide,
+                               RANK_SLIDE, FILE_SLIDE)
+from cxiangqi._position cimport Position, lines_of
 
 from cxiangqi.eval_weights import WEIGHTS
 
@@ -79,14 +79,6 @@ cdef inline void add(int *s, int *tr, int sign, int f, int count) noexcept nogil
         tr[f] += sign * count
 
 
-# Walks from sq along d past empty points; returns the first non-empty square.
-cdef inline int ray(const u8 *b, int sq, int d) noexcept nogil:
-    sq += d
-    while b[sq] == EMPTY:
-        sq += d
-    return sq
-
-
 # Every term but material and placement, for `side` (Score packed, side's
 # own point of view).
 cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogil:
@@ -95,31 +87,28 @@ cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogi
     cdef int opp = opp_tag(side)
     cdef int sign = 1 - 2 * side
     cdef int s = 0
-    cdef int i, k, sq, to, d, n, pc, first, second
+    cdef int i, k, sq, n, pc
 
-    # 1. mobility
-    n = 0
-    for i in range(SLOT_ROOK, SLOT_CANNON):
+    # 1. mobility: the empty points on a slider's rank and file up to the
+    # first piece each way (line masks: hi - lo - 2 on each line)
+    cdef const Slide *e
+    cdef int f, r
+    cdef int rook_mob = 0, cannon_mob = 0
+    for i in range(SLOT_ROOK, SLOT_PAWN):
         sq = pos.pieces[tag + i]
         if sq != 0:
-            for k in range(4):
-                d = ORTH[k]
-                to = sq + d
-                while b[to] == EMPTY:
-                    n += 1
-                    to += d
-    add(&s, tr, sign, F_ROOK_MOB, n)
-    n = 0
-    for i in range(SLOT_CANNON, SLOT_PAWN):
-        sq = pos.pieces[tag + i]
-        if sq != 0:
-            for k in range(4):
-                d = ORTH[k]
-                to = sq + d
-                while b[to] == EMPTY:
-                    n += 1
-                    to += d
-    add(&s, tr, sign, F_CANNON_MOB, n)
+            f = (sq & 15) - 3
+            r = (sq >> 4) - 3
+            e = &RANK_SLIDE[f][pos.rank_bits[r]]
+            n = e.hi - e.lo - 2
+            e = &FILE_SLIDE[r][pos.file_bits[f]]
+            n += e.hi - e.lo - 2
+            if i < SLOT_CANNON:
+                rook_mob += n
+            else:
+                cannon_mob += n
+    add(&s, tr, sign, F_ROOK_MOB, rook_mob)
+    add(&s, tr, sign, F_CANNON_MOB, cannon_mob)
     for i in range(SLOT_HORSE, SLOT_ROOK):
         sq = pos.pieces[tag + i]
         if sq != 0:
@@ -129,26 +118,23 @@ cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogi
                     n += 1
             add(&s, tr, sign, F_HORSE_MOB + n, 1)
 
-    # 2. the enemy's lines onto our king
+    # 2. the enemy's lines onto our king (left, right, down, up)
     cdef int ksq = pos.pieces[tag]
+    cdef int firsts[4]
+    cdef int seconds[4]
     if ksq != 0:
+        lines_of(pos.rank_bits, pos.file_bits, ksq, firsts, seconds)
         for k in range(4):
-            d = ORTH[k]
-            first = ray(b, ksq, d)
-            pc = b[first]
-            if pc == OFF:
-                continue
-            if (pc & opp) and PTYPE[pc] == CANNON and (d == 16 or d == -16):
+            pc = b[firsts[k]]
+            if (pc & opp) and PTYPE[pc] == CANNON and k >= 2:
                 add(&s, tr, sign, F_HOLLOW_CANNON, 1)
                 continue
-            second = ray(b, first, d)
-            pc = b[second]
+            pc = b[seconds[k]]
             if (pc & opp) == 0:
                 continue
             if PTYPE[pc] == CANNON:
-                add(&s, tr, sign, F_CANNON_SCREEN_FILE if (d == 16 or d == -16)
-                    else F_CANNON_SCREEN_RANK, 1)
-            elif PTYPE[pc] == ROOK and (b[first] & tag):
+                add(&s, tr, sign, F_CANNON_SCREEN_FILE if k >= 2 else F_CANNON_SCREEN_RANK, 1)
+            elif PTYPE[pc] == ROOK and (b[firsts[k]] & tag):
                 add(&s, tr, sign, F_ROOK_PIN, 1)
 
     # 3. defenders against the attackers left
@@ -217,7 +203,7 @@ cdef inline int scale_factor(const Position *pos, int strong) noexcept nogil:
     if rooks == 0 and minors == 0 and pawns == 1 and defenders > 0:
         return 4                        # a lone pawn against a defender
     if rooks == 1 and minors == 0 and pawns == 0 and defenders == 4:
-        return 4                        # a lone rook against full defence
+        return 2                        # a lone rook against full defence (a book draw)
     return SCALE_ONE
 
 
@@ -244,7 +230,7 @@ cdef inline int eval_impl(const Position *pos, int *tr) noexcept nogil:
                 tr[F_MATERIAL + PTYPE[pc]] += 1 - 2 * side
                 tr[F_PST + PTYPE[pc] * 50 + pst_index(sq, side)] += 1 - 2 * side
     s += side_terms(pos, RED, tr) - side_terms(pos, BLACK, tr)
-    add(&s, tr, 1 - 2 * pos.side, F_TEMPO, 1 - 2 * pos.side)
+    add(&s, tr, 1, F_TEMPO, 1 - 2 * pos.side)
     cdef int ph = phase_of(pos)
     cdef int v = (mg_of(s) * ph + eg_of(s) * (PHASE_MAX - ph)) // PHASE_MAX
     cdef int sf = scale_factor(pos, RED if v > 0 else BLACK)

@@ -92,3 +92,20 @@ cdef inline int pick(int *mvs, int *scores, int n, int i) noexcept nogil:
         t = mvs[i]; mvs[i] = mvs[best]; mvs[best] = t
         t = scores[i]; scores[i] = scores[best]; scores[best] = t
     return mvs[i]
+
+
+# Sorts mvs[i..n) by score, best first (insertion sort: the quiet moves
+# left once the hash move, captures and killers are picked; picking them one
+# by one cost a selection pass per move, 11% of the search's instructions).
+cdef inline void sort_rest(int *mvs, int *scores, int n, int i) noexcept nogil:
+    cdef int k, j, m, sc
+    for k in range(i + 1, n):
+        m = mvs[k]
+        sc = scores[k]
+        j = k - 1
+        while j >= i and scores[j] < sc:
+            mvs[j + 1] = mvs[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        mvs[j + 1] = m
+        scores[j + 1] = sc

@@ -35,7 +35,9 @@ from cxiangqi._types cimport *
 from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null,
                                  unmake_null)
-from cxiangqi._movegen cimport gen_moves, gen_legal, in_check, is_pseudo_legal
+from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal, gives_check,
+                                KingGuard,
+                                guard_init, guard_needs_test, may_give_check)
 from cxiangqi._core cimport Position as PyPosition
 from cxiangqi._rules cimport count_repetitions, perpetual_mask, chase_mask
 from cxiangqi._eval cimport evaluate, eval_trace, T_SIZE
@@ -44,7 +46,7 @@ from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch,
                            TT_LOWER, TT_EXACT, TT_GENERATIONS)
 from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, SCORE_HASH, SCORE_GOOD_CAPTURE,
                               SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
-                              capture_score, quiet_score, score_moves, pick)
+                              capture_score, quiet_score, score_moves, pick, sort_rest)
 
 # The stop flag is written by another thread while the search reads it:
 # relaxed atomic loads and stores (plain moves on x86, but the compiler may
@@ -157,18 +159,21 @@ cdef inline bint out_of_budget(SearchState *st) noexcept nogil:
 
 
 # Plays mv on the search path; False (and nothing changed) if it leaves the
-# mover in check.
-cdef inline bint step(SearchState *st, int mv) noexcept nogil:
+# mover in check.  g says which moves need that test (most do not); the
+# check flag of the new position is worked out only for moves that
+# may_give_check lets through.
+cdef inline bint step(SearchState *st, int mv, const KingGuard *g) noexcept nogil:
     cdef int idx = st.root + st.ply
     cdef int key = move_key(st.pos.board, mv)
+    cdef bint maybe = may_give_check(&st.pos, mv)
     make_move(&st.pos, mv, &st.line[idx])
-    if in_check(&st.pos, st.pos.side ^ 1):
+    if guard_needs_test(g, mv) and in_check(&st.pos, st.pos.side ^ 1):
         unmake_move(&st.pos, &st.line[idx])
         return False
     tt_prefetch(&st.tt, st.pos.key)
     st.ply += 1
     st.keys[idx + 1] = st.pos.key
-    st.checks[idx + 1] = in_check(&st.pos, st.pos.side)
+    st.checks[idx + 1] = maybe and in_check(&st.pos, st.pos.side)
     st.mkey[st.ply] = key
     return True
 
@@ -265,11 +270,13 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
         n = gen_moves(pos, mvs, True)
     score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hit.mv if found else 0,
                 st.killers[ply][0], st.killers[ply][1], 0, st.mkey[ply], -1)
+    cdef KingGuard g
+    guard_init(pos, &g, checked)
     for i in range(n):
         mv = pick(mvs, scores, n, i)
         if not checked and st.params[P_QS_SEE] and not see_ge(pos, mv, 0):
             continue
-        if not step(st, mv):
+        if not step(st, mv, &g):
             continue
         legal += 1
         score = -qsearch(st, -beta, -alpha)
@@ -403,36 +410,85 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     if prm[P_IIR] and depth >= 4 and hash_mv == 0 and excluded == 0 and (pv_node or cut_node):
         depth -= 1
 
-    # 8. the moves
+    # 8. the moves: the hash move before any generation (it often cuts off),
+    # then the generated ones, best first
     cdef int mvs[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef int tried[MAX_MOVES]
     cdef int n_tried = 0
-    cdef int n = gen_moves(pos, mvs, False)
-    cdef int k1 = st.mkey[ply]
+    cdef int n = 0
+    cdef bint generated = False
+    cdef int k1 = st.mkey[ply] if prm[P_CONT] else -1
     cdef int k2 = st.mkey[ply - 1] if ply >= 1 and prm[P_CONT] else -1
-    if not prm[P_CONT]:
-        k1 = -1
     cdef int counter = st.hist.counter[st.mkey[ply]] if st.mkey[ply] >= 0 else 0
-    score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hash_mv,
-                st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
     cdef int best = -INF, best_mv = 0, legal = 0
     cdef int old_alpha = alpha
-    cdef int i = 0, mv, new_depth, ext, lmr_depth, sbeta, d
-    cdef bint quiet, gives
+    cdef int i = 0, mv, new_depth, ext, lmr_depth, sbeta, d, mscore
+    cdef bint quiet, gives, prune
     cdef int lmp_limit = (3 + depth * depth) // (2 - improving)
-    while i < n:
-        mv = pick(mvs, scores, n, i)
-        # a winning-looking capture that loses material by SEE goes to the back
-        if SCORE_GOOD_CAPTURE <= scores[i] < SCORE_HASH and not see_ge(pos, mv, 0):
-            scores[i] = SCORE_BAD_CAPTURE + capture_score(pos.board, mv)
-            continue
-        i += 1
+    cdef KingGuard g
+    guard_init(pos, &g, checked)
+    # ordered: the rest of mvs is sorted (quiet stage) or no longer worth
+    # ordering (late-move pruning has begun): take moves as they stand
+    cdef bint ordered = False
+    while True:
+        if not generated and hash_mv:
+            mv = hash_mv
+            mscore = SCORE_HASH
+            generated = True
+            n = -1                  # generate next time round
+        else:
+            if not generated or n < 0:
+                n = gen_moves(pos, mvs, False)
+                score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hash_mv,
+                            st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
+                generated = True
+            if i >= n:
+                break
+            if ordered:
+                mv = mvs[i]
+            else:
+                mv = pick(mvs, scores, n, i)
+                if scores[i] < SCORE_KILLER:
+                    sort_rest(mvs, scores, n, i)
+                    ordered = True
+            mscore = scores[i]
+            # a winning-looking capture that loses material by SEE goes to the back
+            if SCORE_GOOD_CAPTURE <= mscore < SCORE_HASH and not see_ge(pos, mv, 0):
+                scores[i] = SCORE_BAD_CAPTURE + capture_score(pos.board, mv)
+                continue
+            i += 1
+            if mv == hash_mv:
+                continue            # searched first
         if mv == excluded:
             continue
         quiet = pos.board[mv >> 8] == EMPTY
 
-        # 8a. singular extension: is the hash move much better than the rest?
+        # 8a. pruning near the horizon, once a move is known not to be mated;
+        # checking moves are never pruned (in xiangqi most attacks are checks)
+        if best > -WIN and (quiet or mscore < 0):
+            lmr_depth = depth - 1 - (LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
+                                     if prm[P_LMR] else 0)
+            if lmr_depth < 0:
+                lmr_depth = 0
+            prune = False
+            if quiet and mscore < SCORE_KILLER:
+                if prm[P_LMP] and not pv_node and not checked and legal >= lmp_limit:
+                    prune = True
+                    ordered = True      # every later quiet move goes the same way
+                elif prm[P_FUTILITY] and not checked and lmr_depth <= 6 \
+                        and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha:
+                    prune = True
+                elif prm[P_SEE_QUIET] and lmr_depth <= 7 \
+                        and not see_ge(pos, mv, -prm[P_SEE_QUIET] * lmr_depth * lmr_depth):
+                    prune = True
+            elif not quiet and prm[P_SEE_CAPTURE] and depth <= 6 \
+                    and not see_ge(pos, mv, -prm[P_SEE_CAPTURE] * depth):
+                prune = True
+            if prune and not (may_give_check(pos, mv) and gives_check(pos, mv)):
+                continue
+
+        # 8b. singular extension: is the hash move much better than the rest?
         ext = 0
         if prm[P_SINGULAR] and mv == hash_mv and depth >= 8 and ply > 0 and excluded == 0 \
                 and (hit.bound & TT_LOWER) and hit.depth >= depth - 3 and abs(tt_score) < WIN \
@@ -449,46 +505,22 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                 return sbeta            # several moves beat beta: multi-cut
             st.pv_len[ply] = 0
 
-        if not step(st, mv):
+        if not step(st, mv, &g):
             continue
         legal += 1
         gives = st.checks[st.root + st.ply]
-
-        # 8b. pruning near the horizon, once a move is known not to be mated;
-        # checking moves are never pruned (in xiangqi most attacks are checks)
-        if best > -WIN and not gives:
-            lmr_depth = depth - 1 - (LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
-                                     if prm[P_LMR] else 0)
-            if lmr_depth < 0:
-                lmr_depth = 0
-            if quiet and scores[i - 1] < SCORE_KILLER:
-                if prm[P_LMP] and not pv_node and not checked and legal > lmp_limit:
-                    unstep(st)
-                    continue
-                if prm[P_FUTILITY] and not checked and lmr_depth <= 6 \
-                        and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha:
-                    unstep(st)
-                    continue
-                if prm[P_SEE_QUIET] and lmr_depth <= 7 and not see_after(
-                        st, mv, -prm[P_SEE_QUIET] * lmr_depth * lmr_depth):
-                    unstep(st)
-                    continue
-            elif not quiet and prm[P_SEE_CAPTURE] and depth <= 6 and scores[i - 1] < 0 \
-                    and not see_after(st, mv, -prm[P_SEE_CAPTURE] * depth):
-                unstep(st)
-                continue
         new_depth = depth - 1 + ext
 
         # 8c. late-move reductions, then principal-variation re-searches
-        if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node and (quiet or scores[i - 1] < 0):
+        if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node and (quiet or mscore < 0):
             r = LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
             r += not improving
             r += cut_node
             r -= pv_node
-            if scores[i - 1] >= SCORE_KILLER and quiet:
+            if mscore >= SCORE_KILLER and quiet:
                 r -= 1
-            if quiet and scores[i - 1] < SCORE_KILLER:
-                r -= scores[i - 1] // prm[P_HIST_DIV]     # the history score
+            if quiet and mscore < SCORE_KILLER:
+                r -= mscore // prm[P_HIST_DIV]     # the history score
             if gives:
                 r -= 1
             d = new_depth - r
@@ -532,16 +564,6 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     return best
 
 
-# SEE of mv, asked after it was played on the search path (takes it back
-# for the test and replays it).
-cdef inline bint see_after(SearchState *st, int mv, int threshold) noexcept nogil:
-    cdef int idx = st.root + st.ply - 1
-    unmake_move(&st.pos, &st.line[idx])
-    cdef bint ok = see_ge(&st.pos, mv, threshold)
-    make_move(&st.pos, mv, &st.line[idx])
-    return ok
-
-
 # One iteration at the root over st.root_moves (all legal).  The best move
 # goes to the front of the list, and to st.best_mv / st.pv[0], as soon as it
 # is found, so an interrupted iteration still leaves its best move so far.
@@ -553,10 +575,12 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
     st.root_depth = depth
     st.static_eval[0] = NO_EVAL if st.checks[st.root] else evaluate(&st.pos)
     st.excluded[0] = 0
+    cdef KingGuard g
+    guard_init(&st.pos, &g, st.checks[st.root])
     for i in range(st.n_root):
         mv = st.root_moves[i]
         quiet = st.pos.board[mv >> 8] == EMPTY
-        step(st, mv)
+        step(st, mv, &g)
         if i == 0:
             score = -search(st, depth - 1, -beta, -alpha, False)
         else:

@@ -14,7 +14,16 @@ from libc.string cimport memcpy
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport IN_PALACE, PTYPE, ORTH, DIAG, HORSE_FROM
-from cxiangqi._position cimport Position
+from cxiangqi._position cimport Position, lines_of
+
+
+cdef inline void vacate(u16 *rb, u16 *fb, int sq) noexcept nogil:
+    rb[(sq >> 4) - 3] &= <u16> ~(1 << ((sq & 15) - 3))
+    fb[(sq & 15) - 3] &= <u16> ~(1 << ((sq >> 4) - 3))
+
+cdef inline void occupy(u16 *rb, u16 *fb, int sq) noexcept nogil:
+    rb[(sq >> 4) - 3] |= <u16> (1 << ((sq & 15) - 3))
+    fb[(sq & 15) - 3] |= <u16> (1 << ((sq >> 4) - 3))
 
 SEE_VALUE[KING] = 5000
 SEE_VALUE[ADVISOR] = 200
@@ -27,7 +36,8 @@ SEE_VALUE[PAWN] = 100
 
 # Square of the least valuable piece of `side` that can capture on sq in
 # board b, or 0.  Order: pawn, advisor, elephant, horse, cannon, rook, king.
-cdef int least_attacker(const u8 *b, int sq, int side) noexcept nogil:
+cdef int least_attacker(const u8 *b, const u16 *rb, const u16 *fb, int sq,
+                        int side) noexcept nogil:
     cdef int tag = side_tag(side)
     cdef int i, d, s, pc
     # pawns: one step forward onto sq, or sideways once across the river
@@ -63,22 +73,16 @@ cdef int least_attacker(const u8 *b, int sq, int side) noexcept nogil:
                 return s
     # lines: the first piece seen may be a rook (remembered), the second a cannon
     cdef int rook = 0
+    cdef int first[4]
+    cdef int second[4]
+    lines_of(rb, fb, sq, first, second)
     for i in range(4):
-        d = ORTH[i]
-        s = sq + d
-        while b[s] == EMPTY:
-            s += d
-        pc = b[s]
-        if pc == OFF:
-            continue
+        pc = b[first[i]]
         if rook == 0 and (pc & tag) and PTYPE[pc] == ROOK:
-            rook = s
-        s += d
-        while b[s] == EMPTY:
-            s += d
-        pc = b[s]
+            rook = first[i]
+        pc = b[second[i]]
         if (pc & tag) and PTYPE[pc] == CANNON:
-            return s
+            return second[i]
     if rook:
         return rook
     if IN_PALACE[sq]:
@@ -102,22 +106,30 @@ cdef bint see_ge(const Position *pos, int mv, int threshold) noexcept nogil:
     if swap <= 0:
         return True                 # even losing the mover keeps the threshold
     cdef u8 b[256]
+    cdef u16 rb[10]
+    cdef u16 fb[9]
     memcpy(b, pos.board, 256)
+    memcpy(rb, pos.rank_bits, sizeof(rb))
+    memcpy(fb, pos.file_bits, sizeof(fb))
     b[dst] = b[src]
     b[src] = EMPTY
+    vacate(rb, fb, src)
+    if victim == EMPTY:
+        occupy(rb, fb, dst)
     cdef int side = pos.side
     cdef int res = 1                # 1: the side to move reaches the threshold so far
     cdef int a
     while True:
         side ^= 1
-        a = least_attacker(b, dst, side)
+        a = least_attacker(b, rb, fb, dst, side)
         if a == 0:
             break
         if PTYPE[b[a]] == KING:
             # the king may take only if nothing can take it back
             b[dst] = b[a]
             b[a] = EMPTY
-            if least_attacker(b, dst, side ^ 1) != 0:
+            vacate(rb, fb, a)
+            if least_attacker(b, rb, fb, dst, side ^ 1) != 0:
                 break
             res ^= 1
             break
@@ -127,4 +139,5 @@ cdef bint see_ge(const Position *pos, int mv, int threshold) noexcept nogil:
             break
         b[dst] = b[a]
         b[a] = EMPTY
+        vacate(rb, fb, a)
     return res != 0

@@ -35,6 +35,7 @@ cdef extern from *:
     const bint CX_DEBUG
 
 ctypedef uint8_t u8
+ctypedef uint16_t u16
 ctypedef uint64_t u64
 
 cdef enum:
