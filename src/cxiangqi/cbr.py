@@ -152,8 +152,12 @@ class _Steps:
     def next(self) -> Optional[Tuple[int, int, int, str, int]]:
         """(flag, from, to, comment, offset) of the next move; None at the end."""
         offset = self.base + self.pos
-        if self.pos + 4 > len(self.data):
+        left = len(self.data) - self.pos
+        if left <= 0:
             return None
+        if left < 4:
+            raise CbrError(f"truncated CBR record: a move at offset {offset:#x} needs 4 "
+                           f"bytes, {left} are left", offset=offset)
         flag, _, src, dst = self.data[self.pos:self.pos + 4]
         if flag == 0 and src == 0 and dst == 0:
             return None
