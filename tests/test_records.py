@@ -374,3 +374,11 @@ def test_gzip_files(tmp_path):
 def test_missing_path():
     with pytest.raises(FileNotFoundError):
         list(records.read_games("/no/such/folder"))
+
+
+@pytest.mark.parametrize("name", ["cxiangqi.records", "cxiangqi.cbf", "cxiangqi.cbr"])
+def test_doctests(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0

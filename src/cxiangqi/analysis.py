@@ -126,7 +126,7 @@ def win_probability(cp: Optional[int], mate: Optional[int] = None) -> float:
     """Win probability for the side whose evaluation this is.
 
     >>> win_probability(0), round(win_probability(300), 3), win_probability(None, mate=-2)
-    (0.5, 0.752, 0.0)
+    (0.5, 0.751, 0.0)
     """
     if mate is not None:
         return 1.0 if mate > 0 else 0.0
@@ -613,13 +613,17 @@ def analyse_games(games: Iterable[Union[Game, Job]], limit: Optional[Limit] = No
                      thresholds=thresholds)
     keys = KeyMaker()
 
-    def jobs() -> Iterator[Job]:
+    def jobs() -> Iterator[Union[Job, Tuple[Job, AnalysisError]]]:
         for i, g in enumerate(games):
             if isinstance(g, Job):
                 yield g
-            else:
+                continue
+            try:
                 text = str(g)
-                yield Job(keys(text), text, "", i)
+            except ValueError as e:  # e.g. a FEN header that is no position
+                yield Job(f"unreadable-{i}", "", "", i), AnalysisError(f"game {i + 1}: {e}")
+                continue
+            yield Job(keys(text), text, "", i)
 
     try:
         yield from drive(jobs(), pool, in_flight or 2 * pool.capacity)
@@ -627,12 +631,14 @@ def analyse_games(games: Iterable[Union[Game, Job]], limit: Optional[Limit] = No
         pool.close()
 
 
-def drive(jobs: Iterator[Job], pool: Union[LocalPool, DaskPool], in_flight: int,
+def drive(jobs: Iterator[Union[Job, Tuple[Job, AnalysisError]]],
+          pool: Union[LocalPool, DaskPool], in_flight: int,
           stop: Optional[threading.Event] = None, poll: float = 0.2
           ) -> Iterator[Tuple[Job, Union[GameAnalysis, AnalysisError]]]:
     """Keeps up to ``in_flight`` jobs in the pool and yields their results
     as they finish; once ``stop`` is set no new job is started and the ones
-    in flight are finished."""
+    in flight are finished.  A ``(job, error)`` pair among the jobs is
+    passed through as it is."""
     pending: Dict[Any, Job] = {}
     exhausted = False
     while True:
@@ -641,6 +647,9 @@ def drive(jobs: Iterator[Job], pool: Union[LocalPool, DaskPool], in_flight: int,
             if job is None:
                 exhausted = True
                 break
+            if isinstance(job, tuple):
+                yield job
+                continue
             pending[pool.submit(job)] = job
         if not pending:
             return

@@ -3,7 +3,7 @@
 >>> game = read_game(b'''<?xml version="1.0" encoding="UTF-8"?>
 ... <ChineseChessRecord Version="1.0"><Head><Red>Hu</Red><RecordResult>1</RecordResult>
 ... </Head><MoveList><Move value="00-00"/><Move value="77-47"/>
-... <Move value="79-67" end="1"><![CDATA[ok]]></Move></MoveList></ChineseChessRecord>''')
+... <Move value="70-62" end="1"><![CDATA[ok]]></Move></MoveList></ChineseChessRecord>''')
 >>> game.headers["Red"], game.headers["Result"], [m.iccs() for m in game.mainline_moves()]
 ('Hu', '1-0', ['h2e2', 'h9g7'])
 >>> game.end().comment
