@@ -235,3 +235,23 @@ def test_external_engine_command(tmp_path):
              ENGINE, "--workers", "2", "--no-progress"])
     assert r.returncode == 0, r.stderr
     assert len(list(records.read_games(tmp_path / "o.pgn", errors="raise"))) == 2
+
+
+def test_second_sigint_abandons_the_games_in_flight(collection, tmp_path, reference):
+    args = [COMMAND, str(collection), "--jsonl", str(tmp_path / "a.jsonl"), "--nodes", "15000",
+            "--workers", "2", "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    journal = tmp_path / "a.jsonl.journal"
+    while journal_games(journal) < 1 and proc.poll() is None:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=300)
+    stderr = proc.stderr.read()
+    assert proc.returncode == 130 and "abandoned the games in flight" in stderr, stderr
+    done = journal_games(journal)
+    assert 1 <= done < N_GAMES and len(by_key(tmp_path / "a.jsonl")) == done
+    r = run(args[1:])
+    assert r.returncode == 0, r.stderr
+    assert set(by_key(tmp_path / "a.jsonl")) == set(reference["jsonl"])  # each game once

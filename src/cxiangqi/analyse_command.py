@@ -228,8 +228,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                      thresholds=thresholds)
 
     from tqdm import tqdm
-    bar = tqdm(total=None, unit="game", dynamic_ncols=True, file=err,
-               disable=True if args.no_progress else None, smoothing=0.1)
+    bar = tqdm(total=None, unit=" games", dynamic_ncols=True, file=err,
+               disable=True if args.no_progress else None, smoothing=0.1,
+               bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "
+                          "{rate_noinv_fmt}{postfix}]")
     counter = _Counter(args.inputs) if not bar.disable else None
     stats = {"analysed": 0, "skipped": 0, "unreadable": 0, "failed": 0}
 
@@ -273,7 +275,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     started = time.perf_counter()
     try:
-        for job, result in drive(jobs(), pool, 2 * pool.capacity, stop):
+        for job, result in drive(jobs(), pool, 2 * pool.capacity, stop, abort=abort):
             if abort.is_set():
                 break
             if isinstance(result, AnalysisError):

@@ -633,15 +633,17 @@ def analyse_games(games: Iterable[Union[Game, Job]], limit: Optional[Limit] = No
 
 def drive(jobs: Iterator[Union[Job, Tuple[Job, AnalysisError]]],
           pool: Union[LocalPool, DaskPool], in_flight: int,
-          stop: Optional[threading.Event] = None, poll: float = 0.2
+          stop: Optional[threading.Event] = None, poll: float = 0.2,
+          abort: Optional[threading.Event] = None
           ) -> Iterator[Tuple[Job, Union[GameAnalysis, AnalysisError]]]:
     """Keeps up to ``in_flight`` jobs in the pool and yields their results
     as they finish; once ``stop`` is set no new job is started and the ones
-    in flight are finished.  A ``(job, error)`` pair among the jobs is
+    in flight are finished; once ``abort`` is set it returns at once (the
+    jobs in flight are dropped).  A ``(job, error)`` pair among the jobs is
     passed through as it is."""
     pending: Dict[Any, Job] = {}
     exhausted = False
-    while True:
+    while not (abort and abort.is_set()):
         while not exhausted and len(pending) < in_flight and not (stop and stop.is_set()):
             job = next(jobs, None)
             if job is None:
