@@ -31,6 +31,7 @@ import argparse
 import io
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -195,7 +196,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             limit = Limit(movetime=args.time if args.time is not None else 0.2)
     except ValueError as e:
         return fail(str(e))
-    if args.engine != "built-in" and not os.path.exists(args.engine.split()[0]):
+    program = args.engine.split()[0] if args.engine.split() else ""
+    if args.engine != "built-in" and not (os.path.exists(program) or shutil.which(program)):
         return fail(f"engine not found: {args.engine} (give built-in or the path of a "
                     f"UCI/UCCI engine)")
 

@@ -442,11 +442,13 @@ def jobs_from_games(games: Iterable[Game], source: str = "") -> Iterator[Job]:
         yield Job(keys(text), text, source, i)
 
 
-# Engines live in the threads that use them: one per worker thread (in this
-# process, or in a Dask worker), made on first use and kept for the next game.
+# Engines live in the threads that use them: one per worker thread (of a
+# LocalPool, or of a Dask worker), made on first use and kept for the next
+# game.  Each LocalPool's threads register theirs under the pool, which
+# stops and closes them; a Dask worker's live as long as the worker.
 _local = threading.local()
 _engines_lock = threading.Lock()
-_engines: List[Any] = []
+_engines: Dict[Optional[int], List[Any]] = {}
 
 
 def _thread_engine(spec: str, hash_mb: int) -> Any:
@@ -462,14 +464,14 @@ def _thread_engine(spec: str, hash_mb: int) -> Any:
             engine = ExternalEngine.popen(spec)
         cache[(spec, hash_mb)] = engine
         with _engines_lock:
-            _engines.append(engine)
+            _engines.setdefault(getattr(_local, "owner", None), []).append(engine)
     return engine
 
 
-def close_engines() -> None:
-    """Quits the external engines the worker threads of this process started."""
+def _close_engines(owner: Optional[int]) -> None:
+    """Quits the external engines started by the threads of a pool."""
     with _engines_lock:
-        engines, _engines[:] = list(_engines), []
+        engines = _engines.pop(owner, [])
     for engine in engines:
         quit_ = getattr(engine, "quit", None)
         if quit_ is not None:
@@ -479,13 +481,17 @@ def close_engines() -> None:
                 pass
 
 
-def stop_engines() -> None:
-    """Stops the searches running in this process (from any thread)."""
+def _stop_engines(owner: Optional[int]) -> None:
+    """Stops the built-in searches running in the threads of a pool."""
     with _engines_lock:
-        engines = list(_engines)
+        engines = list(_engines.get(owner, []))
     for engine in engines:
         if isinstance(engine, Engine):
             engine.stop()
+
+
+def _set_owner(owner: int) -> None:
+    _local.owner = owner
 
 
 def analyse_task(text: str, limit: Dict[str, Any], engine: str = "built-in",
@@ -516,7 +522,8 @@ class LocalPool:
             raise ValueError("workers must be >= 1")
         self.capacity = workers
         self.params = params
-        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="cxiangqi-analyse")
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="cxiangqi-analyse",
+                                        initializer=_set_owner, initargs=(id(self),))
 
     def submit(self, job: Job) -> Future:
         return self._pool.submit(analyse_task, job.pgn, **self.params)
@@ -530,11 +537,11 @@ class LocalPool:
         return future.result()
 
     def abort(self) -> None:
-        stop_engines()
+        _stop_engines(id(self))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
-        close_engines()
+        _close_engines(id(self))
 
 
 class DaskPool:
@@ -549,17 +556,20 @@ class DaskPool:
             threads = 1
         self.capacity = max(1, threads)
 
+        # the task keys name the settings too: the same game analysed two ways
+        # at once through one client must not share a result
+        self._tag = hashlib.sha1(repr(sorted(params.items())).encode()).hexdigest()[:12]
+
     def submit(self, job: Job) -> Any:
         return self.client.submit(analyse_task, job.pgn, **self.params,
-                                  key=f"cxiangqi-analyse-{job.key}", pure=False)
+                                  key=f"cxiangqi-analyse-{job.key}-{self._tag}", pure=False)
 
     def wait(self, futures: Iterable[Any], timeout: float) -> List[Any]:
         from distributed import wait as dask_wait
-        futures = list(futures)
         try:
-            done, _ = dask_wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
-        except (TimeoutError, Exception) as e:  # distributed raises its own TimeoutError
-            if "timeout" in type(e).__name__.lower() or isinstance(e, TimeoutError):
+            done, _ = dask_wait(list(futures), timeout=timeout, return_when="FIRST_COMPLETED")
+        except Exception as e:  # noqa: BLE001 - distributed's TimeoutError is not always ours
+            if isinstance(e, TimeoutError) or type(e).__name__ == "TimeoutError":
                 return []
             raise
         return list(done)
