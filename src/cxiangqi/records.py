@@ -37,8 +37,7 @@ import os
 import re
 import warnings
 from dataclasses import dataclass
-from typing import (Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple,
-                    Union)
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import cbf, cbr, dhtmlxq, pgn, xqf
 from .pgn import Game
@@ -298,11 +297,4 @@ def read_game(path: PathLike) -> Game:
         assert record.game is not None
         return record.game
     raise RecordError(os.fspath(path), None, None, "no game in the file")
-
-
-def games_of(records: Iterable[Record]) -> Iterator[Game]:
-    """The readable games of some records."""
-    for record in records:
-        if record.game is not None and record.error is None:
-            yield record.game
 
