@@ -6,7 +6,7 @@ process and with a Dask LocalCluster of 2 worker processes (1 thread each).
 Fixed nodes make every configuration do the same work (the analysis of a
 game is reproducible, and is checked to be the same in the three runs), so
 games/s compare directly; the speed-up of 2 threads over 1 is the point
-(the search holds no GIL).  ``CXIANGQI_ANALYSE_NODES`` (default 5000) and
+(the search holds no GIL).  ``CXIANGQI_ANALYSE_NODES`` (default 10000) and
 ``CXIANGQI_ANALYSE_GAMES`` (default 100) change the work.
 
 Run: ``bash scripts/bench.sh -k analyse``.  Numbers measured here go in the
@@ -17,17 +17,18 @@ from __future__ import annotations
 import json
 import os
 import resource
+import time
 
 import pytest
 
 from conftest import shared_data_dir
 
 from cxiangqi import Move, pgn
-from cxiangqi.analysis import AnalysisError, analyse_games
-from cxiangqi.engine import Limit
+from cxiangqi.analysis import AnalysisError, analyse_game, analyse_games
+from cxiangqi.engine import Engine, Limit
 
 GROUP = "analyse"
-NODES = int(os.environ.get("CXIANGQI_ANALYSE_NODES", "5000"))
+NODES = int(os.environ.get("CXIANGQI_ANALYSE_NODES", "10000"))
 N_GAMES = int(os.environ.get("CXIANGQI_ANALYSE_GAMES", "100"))
 _RESULTS = {}
 
@@ -113,3 +114,44 @@ def test_analyse_dask_local_cluster(bench, sample):
     if _RESULTS:
         assert done == next(iter(_RESULTS.values()))
     _record(bench, "Dask LocalCluster, 2 processes", sample, seconds, done, cpu)
+
+
+class _TimedSearcher:
+    """Forwards to the engine's compiled searcher and adds up the CPU time
+    of this thread spent in search_depth, the part that runs without the GIL."""
+
+    def __init__(self, inner):
+        self._inner = inner
+        self.nogil = 0.0
+
+    def search_depth(self, *args):
+        t = time.thread_time()
+        try:
+            return self._inner.search_depth(*args)
+        finally:
+            self.nogil += time.thread_time() - t
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+
+@pytest.mark.benchmark(group=GROUP)
+def test_analyse_gil_share(bench, sample):
+    """The share of a game's CPU time spent holding the GIL (everything but
+    the searches): it bounds what N threads can gain, 1 / (f + (1 - f) / N).
+    Thread CPU time, so other load on the machine does not change it."""
+    games = sample[:20]
+    engine = Engine(hash_mb=32)
+    timed = _TimedSearcher(engine._searcher)
+    engine._searcher = timed
+
+    def run():
+        t = time.thread_time()
+        for game in games:
+            analyse_game(game, Limit(nodes=NODES), engine)
+        return time.thread_time() - t
+
+    cpu, _ = bench.time(run, rounds=1)
+    share = 1.0 - timed.nogil / cpu
+    print(f"[{GROUP}] GIL share of the analysis: {share * 100:.1f} % of {cpu:.1f} CPU s "
+          f"({len(games)} games): 2 threads can gain at most {1 / (share + (1 - share) / 2):.2f}x")
