@@ -255,3 +255,13 @@ def test_second_sigint_abandons_the_games_in_flight(collection, tmp_path, refere
     r = run(args[1:])
     assert r.returncode == 0, r.stderr
     assert set(by_key(tmp_path / "a.jsonl")) == set(reference["jsonl"])  # each game once
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_full_disk_is_a_clear_error(tmp_path, collection, capsys):
+    # /dev/full accepts the open and fails every write with ENOSPC
+    code = main([str(collection), "-o", "/dev/full", "--journal", str(tmp_path / "j"),
+                 "--nodes", "10", "--workers", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot write the outputs" in err and "No space left" in err
+    assert journal_games(tmp_path / "j") == 0

@@ -274,6 +274,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         report("cxiangqi-analyse: stopping after the games in flight "
                "(press Ctrl-C again to abandon them; a rerun resumes)")
 
+    write_error: Optional[OSError] = None
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     started = time.perf_counter()
     try:
@@ -285,7 +286,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                 report(f"failed: {result}")
                 continue
             chunks = _render(job, result, args.notation, "positions" in files, seen)
-            out.append(job.key, {k: v for k, v in chunks.items() if k in files}, {"source": job.source, "index": job.index})
+            try:
+                out.append(job.key, {k: v for k, v in chunks.items() if k in files},
+                           {"source": job.source, "index": job.index})
+            except OSError as e:  # a full disk, a removed folder: keep what is journaled
+                write_error = e
+                stop.set()
+                break
             stats["analysed"] += 1
             if counter is not None and counter.total is not None and bar.total is None:
                 bar.total = max(counter.total - len(done), stats["analysed"])
@@ -305,6 +312,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             client.close()
 
     seconds = time.perf_counter() - started
+    if write_error is not None:
+        print(f"cxiangqi-analyse: cannot write the outputs: {write_error}; the "
+              f"{stats['analysed']} games written before are kept, and a rerun resumes "
+              f"after them", file=err)
+        return 2
     interrupted = stop.is_set()
     if parquet and not interrupted and not stats["failed"]:
         _to_parquet(files["positions"], parquet)

@@ -79,10 +79,12 @@ from .move import Move
 from .pgn import Game, GameNode
 from .square import RED
 
-__all__ = ["WIN_K", "CP_CAP", "Thresholds", "THRESHOLDS", "Evaluation", "PlyAnalysis",
-           "GameAnalysis", "Job", "analyse_game", "annotate", "analyse_games", "win_probability",
-           "move_accuracy", "side_accuracy", "jobs_from_games", "game_key", "limit_to_dict",
-           "limit_from_dict", "AnalysisError"]
+__all__ = ["WIN_K", "CP_CAP", "NAGS", "Thresholds", "THRESHOLDS", "Evaluation", "PlyAnalysis",
+           "GameAnalysis", "AnalysisError", "analyse_game", "annotate", "win_probability",
+           "move_accuracy", "side_accuracy",
+           # collections
+           "Job", "KeyMaker", "game_key", "jobs_from_games", "analyse_games", "analyse_task",
+           "make_pool", "drive", "LocalPool", "DaskPool", "limit_to_dict", "limit_from_dict"]
 
 WIN_K = 0.00368208
 """Slope of the logistic that turns centipawns into a win probability
