@@ -382,3 +382,23 @@ def test_doctests(name):
     import importlib
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_bad_game_inside_a_collection_file(tmp_path):
+    # a PGN of three games whose second has an illegal move, and a DhtmlXQ page
+    # of two blocks whose first has malformed moves: the other games are read,
+    # the bad ones reported with their index
+    path = tmp_path / "three.pgn"
+    path.write_text('[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b"]\n\n1. h2e2 h9g7 2. e2e9 *\n\n'
+                    '[Event "c"]\n\n1. b2e2 *\n')
+    found = list(records.iter_records(path))
+    assert [(r.index, r.ok, r.game.headers["Event"] if r.game else None) for r in found] == [
+        (0, True, "a"), (1, False, "b"), (2, True, "c")]
+    assert f"{path}: game 2" in str(found[1].error) and "e2e9" in str(found[1].error)
+    page = tmp_path / "page.html"
+    page.write_text("<p>[DhtmlXQ][DhtmlXQ_movelist]77x7[/DhtmlXQ_movelist][/DhtmlXQ]</p>"
+                    "<p>[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]</p>")
+    found = list(records.iter_records(page))
+    assert [(r.index, r.ok) for r in found] == [(0, False), (1, True)]
+    assert [m.iccs() for m in found[1].game.mainline_moves()] == ["h2e2", "h9g7"]
+    assert "malformed DhtmlXQ movelist" in str(found[0].error)
