@@ -265,3 +265,22 @@ def test_full_disk_is_a_clear_error(tmp_path, collection, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "cannot write the outputs" in err and "No space left" in err
     assert journal_games(tmp_path / "j") == 0
+
+
+def test_two_runs_on_the_same_outputs_are_refused(tmp_path, collection, capsys):
+    from cxiangqi.journal import JournalError, Outputs
+    files = {"jsonl": str(tmp_path / "a.jsonl")}
+    first = Outputs(files, str(tmp_path / "a.jsonl.journal"), {"limit": {"nodes": 10}})
+    first.open()
+    try:
+        second = Outputs(files, str(tmp_path / "a.jsonl.journal"), {"limit": {"nodes": 10}})
+        with pytest.raises(JournalError, match="another run is writing"):
+            second.open()
+        assert main([str(collection), "--jsonl", files["jsonl"], "--nodes", "10",
+                     "--no-progress"]) == 2
+        assert "another run is writing" in capsys.readouterr().err
+    finally:
+        first.close()
+    # once the first has finished, the outputs are free again
+    assert main([str(collection), "--jsonl", files["jsonl"], "--nodes", "10", "--workers", "1",
+                 "--overwrite", "--no-progress"]) == 0

@@ -25,7 +25,9 @@ How it works
 
     The journal's first line describes the run (``settings``: the outputs,
     the engine and its limit): resuming with other settings is refused, so
-    one output never mixes analyses made in different ways.
+    one output never mixes analyses made in different ways.  While a run
+    has the outputs open it holds a lock on the journal (``flock``), and a
+    second run on the same outputs is refused.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ from __future__ import annotations
 import json
 import os
 from typing import Any, Dict, List, Optional, Set
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (two runs on one output are the user's to avoid)
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["Outputs", "JournalError"]
 
@@ -62,6 +69,7 @@ class Outputs:
         self.overwrite = overwrite
         self._fds: Dict[str, int] = {}
         self._journal_fd: Optional[int] = None
+        self._lock_fd: Optional[int] = None
         self.sizes: Dict[str, int] = {}
         self.done: Set[str] = set()
         self.records: List[Dict[str, Any]] = []  # the journal lines (key, meta) read back
@@ -69,10 +77,32 @@ class Outputs:
     def _header(self) -> Dict[str, Any]:
         return {"journal": 1, "files": self.files, "settings": self.settings}
 
+    def _lock(self) -> None:
+        """Takes the journal's lock, so that two runs never write the same
+        outputs at once (JournalError if another run holds it)."""
+        fd = os.open(self.journal, os.O_RDWR | os.O_CREAT, 0o666)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise JournalError(f"another run is writing these outputs (it holds "
+                                   f"{self.journal}): wait for it, or stop it first") from None
+        self._lock_fd = fd
+
     def open(self) -> Set[str]:
         """Opens (creates, or repairs and resumes) the outputs; returns the
         keys of the records already done."""
-        fresh = self.overwrite or not os.path.exists(self.journal)
+        existed = os.path.exists(self.journal) and os.path.getsize(self.journal) > 0
+        self._lock()
+        try:
+            return self._open(existed)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, existed: bool) -> Set[str]:
+        fresh = self.overwrite or not existed
         if fresh:
             if not self.overwrite:
                 for name, path in self.files.items():
@@ -159,11 +189,13 @@ class Outputs:
         self.done.add(key)
 
     def close(self) -> None:
-        for fd in list(self._fds.values()) + (
-                [self._journal_fd] if self._journal_fd is not None else []):
+        """Closes the files and releases the lock (the lock last)."""
+        fds = list(self._fds.values()) + [fd for fd in (self._journal_fd, self._lock_fd)
+                                          if fd is not None]
+        for fd in fds:
             try:
                 os.close(fd)
             except OSError:
                 pass
         self._fds = {}
-        self._journal_fd = None
+        self._journal_fd = self._lock_fd = None
