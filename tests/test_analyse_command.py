@@ -203,6 +203,12 @@ def test_bad_arguments(tmp_path, collection, capsys):
                  str(tmp_path / "nope")]) == 2
     assert "engine not found" in capsys.readouterr().err
     assert main([str(collection), "-o", str(tmp_path / "o.pgn"), "--workers", "0"]) == 2
+    assert main([str(collection), "-o", str(tmp_path / "o.pgn"), "--nodes", "0"]) == 2
+    assert main([str(collection), "-o", str(tmp_path / "o.pgn"), "--depth", "0"]) == 2
+    assert main([str(collection), "-o", str(tmp_path / "o.pgn"), "--time", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert "--nodes must be at least 1" in err and "Limit.depth" in err
+    assert not (tmp_path / "o.pgn").exists()  # nothing was created for a refused run
 
 
 def test_export_positions(tmp_path, collection):

@@ -187,6 +187,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             return fail(f"no such file or folder: {path}")
     if args.workers is not None and args.workers < 1:
         return fail("--workers must be at least 1")
+    if args.nodes is not None and args.nodes < 1:
+        return fail("--nodes must be at least 1")
+    if args.hash < 1:
+        return fail("--hash must be at least 1 (MB)")
     try:
         if args.depth is not None:
             limit = Limit(depth=args.depth)
@@ -211,7 +215,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         done = out.open()
     except (JournalError, OSError) as e:
         return fail(str(e))
-    seen = _load_seen(out.files["positions"]) if "positions" in files else set()
+    try:
+        seen = _load_seen(out.files["positions"]) if "positions" in files else set()
+    except (ValueError, KeyError, TypeError) as e:
+        out.close()
+        return fail(f"{out.files['positions']} is damaged ({e}): remove it and its journal, "
+                    f"or pass --overwrite, to start again")
 
     client = None
     if args.scheduler:
@@ -318,7 +327,7 @@ def main(argv: Optional[List[str]] = None) -> int:
               f"after them", file=err)
         return 2
     interrupted = stop.is_set()
-    if parquet and not interrupted and not stats["failed"]:
+    if parquet and not interrupted:  # (a rerun that retries failed games writes it again)
         _to_parquet(files["positions"], parquet)
     rate = stats["analysed"] / seconds if seconds > 0 else 0.0
     print(f"cxiangqi-analyse: {stats['analysed']} games analysed in {seconds:.1f} s "
