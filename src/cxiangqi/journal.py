@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, Optional, Set
 
 try:
     import fcntl
@@ -72,7 +72,6 @@ class Outputs:
         self._lock_fd: Optional[int] = None
         self.sizes: Dict[str, int] = {}
         self.done: Set[str] = set()
-        self.records: List[Dict[str, Any]] = []  # the journal lines (key, meta) read back
 
     def _header(self) -> Dict[str, Any]:
         return {"journal": 1, "files": self.files, "settings": self.settings}
@@ -157,7 +156,6 @@ class Outputs:
                 raise JournalError(f"{self.journal}: line {n} is damaged: remove the journal "
                                    f"and the outputs to start again") from None
             self.done.add(key)
-            self.records.append(entry)
             sizes = {name: int(ends.get(name, 0)) for name in self.files}
         for name, path in self.files.items():
             have = os.path.getsize(path) if os.path.exists(path) else -1
