@@ -142,6 +142,9 @@ def test_analyse_gil_share(bench, sample):
     Thread CPU time, so other load on the machine does not change it."""
     games = sample[:20]
     engine = Engine(hash_mb=32)
+    if not hasattr(getattr(engine, "_searcher", None), "search_depth"):
+        bench.skip(GROUP, "GIL share", "the engine no longer drives a Searcher.search_depth "
+                   "(update _TimedSearcher)")
     timed = _TimedSearcher(engine._searcher)
     engine._searcher = timed
 
