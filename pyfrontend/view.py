@@ -242,6 +242,16 @@ class App:
         comp.add_command(label=t("pause") + " / " + t("resume_play"), command=self.toggle_pause)
         comp.add_command(label=t("step"), command=self.step)
         comp.add_separator()
+        pmenu = tk.Menu(comp, tearoff=False)
+        self.ponder_var = tk.StringVar(value=self.settings.ponder)
+        for mode in ("auto", "on", "off"):
+            pmenu.add_radiobutton(label=t("ponder_" + mode), value=mode, variable=self.ponder_var,
+                                  command=lambda m=mode: self.set_ponder(m))
+        comp.add_cascade(label=t("ponder"), menu=pmenu)
+        self.book_var = tk.BooleanVar(value=self.settings.book)
+        comp.add_checkbutton(label=t("book"), variable=self.book_var,
+                             command=lambda: self.set_book(self.book_var.get()))
+        comp.add_separator()
         comp.add_command(label=t("ext_menu"), command=self.external_dialog_open)
         menu.add_cascade(label=t("menu_computer"), menu=comp)
 
@@ -452,7 +462,7 @@ class App:
                                           font=(self.family, 11, "bold"), bd=1, relief="groove")
         self.engine_frame.columnconfigure(1, weight=1)
         self.engine_labels: Dict[str, tk.Label] = {}
-        for i, key in enumerate(("score", "depth", "nodes", "pv")):
+        for i, key in enumerate(("score", "depth", "nodes", "pv", "ponder")):
             tk.Label(self.engine_frame, text=t(key), bg=PANEL, fg=INK,
                      font=(self.family, 10)).grid(row=i, column=0, sticky="nw", padx=4)
             lab = tk.Label(self.engine_frame, text="–", bg=PANEL, fg=INK, font=(self.family, 10),
@@ -530,6 +540,7 @@ class App:
             self.refresh_status()
         else:
             self.refresh_status()
+            self._show_ponder_rate()
 
     def _set_message(self, text: str) -> None:
         self.message = text
@@ -667,9 +678,16 @@ class App:
 
     def _show_report(self, report) -> None:
         labels = self.engine_labels
+        self._show_ponder_rate()
         if report is None:
-            for lab in labels.values():
-                lab.configure(text="–")
+            for key in ("score", "depth", "nodes", "pv"):
+                labels[key].configure(text="–")
+            return
+        if getattr(report, "book", False):
+            labels["score"].configure(text=self.t("book_move"))
+            for key in ("depth", "nodes"):
+                labels[key].configure(text="–")
+            labels["pv"].configure(text=" ".join(report.pv))
             return
         if report.mate is not None:
             score = self.t("mate_in" if report.mate > 0 else "mated_in", n=abs(report.mate))
@@ -680,6 +698,18 @@ class App:
         labels["depth"].configure(text=str(report.depth))
         labels["nodes"].configure(text=f"{report.nodes:,}  ({report.nps / 1e6:.2f} M/s)")
         labels["pv"].configure(text=" ".join(report.pv))
+
+    def _show_ponder_rate(self) -> None:
+        """The engine panel's ponder row: off, or this game's hit rate."""
+        c = self.controller
+        if not c.ponders():
+            text = self.t("ponder_off")
+        elif c.ponder_rate is None:
+            text = "–"
+        else:
+            hits, total = c.ponder_rate
+            text = self.t("ponder_rate", hits=hits, total=total, pct=round(100 * hits / total))
+        self.engine_labels["ponder"].configure(text=text)
 
     def _game_over(self, outcome) -> None:
         c = self.controller
@@ -928,6 +958,17 @@ class App:
 
     def set_level(self, color: bool, level: str) -> None:
         self.controller.set_level(color, level)
+        self.save_settings()
+
+    def set_ponder(self, mode: str) -> None:
+        self.controller.set_ponder(mode)
+        self.ponder_var.set(mode)
+        self._show_ponder_rate()
+        self.save_settings()
+
+    def set_book(self, on: bool) -> None:
+        self.controller.set_book(on)
+        self.book_var.set(on)
         self.save_settings()
 
     def set_notation(self, notation: str) -> None:

@@ -26,4 +26,7 @@ cdef int attackers_of(const Position *pos, int sq, int side, int *out) noexcept 
 # Pieces giving check to side's king (flying general included); returns count.
 cdef int checkers_of(const Position *pos, int side, int *out) noexcept nogil
 cdef bint gives_check(Position *pos, int mv) noexcept nogil
+# True when the piece pc of `side`, standing on s, could move to or capture on
+# sq by its movement rule (legality aside).
+cdef bint reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil
 cdef u64 perft(Position *pos, int depth) noexcept nogil

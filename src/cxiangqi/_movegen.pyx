@@ -279,7 +279,7 @@ cdef int _between(const u8 *b, int a, int c) noexcept nogil:
 
 
 # True when the piece pc of `side` on s could move to (or capture on) sq.
-cdef bint _reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil:
+cdef bint reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil:
     cdef int diff = sq - s
     cdef int pt = PTYPE[pc]
     cdef int i
@@ -325,7 +325,7 @@ cdef bint is_pseudo_legal(const Position *pos, int mv) noexcept nogil:
         if (src & 15) != (dst & 15) and (src >> 4) != (dst >> 4):
             return False
         return _between(b, src, dst) == 0
-    return _reaches(b, pc, src, dst, pos.side)
+    return reaches(b, pc, src, dst, pos.side)
 
 
 cdef int attackers_of(const Position *pos, int sq, int side, int *out) noexcept nogil:
@@ -334,7 +334,7 @@ cdef int attackers_of(const Position *pos, int sq, int side, int *out) noexcept 
     cdef int tag = side_tag(side)
     for pc in range(tag, tag + 16):
         s = pos.pieces[pc]
-        if s != 0 and s != sq and _reaches(pos.board, pc, s, sq, side):
+        if s != 0 and s != sq and reaches(pos.board, pc, s, sq, side):
             out[n] = s
             n += 1
     return n

@@ -13,8 +13,7 @@
 # call through a pointer table that the C compiler cannot inline.
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport ZOBRIST, ZOBRIST_SIDE, KIND
-from cxiangqi._eval cimport PST
+from cxiangqi._tables cimport ZOBRIST, ZOBRIST_SIDE, KIND, PST
 
 
 ctypedef struct Position:
@@ -24,7 +23,7 @@ ctypedef struct Position:
     int halfmove        # plies since the last capture (FEN field 5)
     int fullmove        # FEN field 6, incremented after Black's move
     u64 key             # Zobrist key of board + side to move
-    int vl[2]           # sum of PST over each side's pieces (see _eval)
+    int vl[2]           # sum of PST over each side's pieces: a packed Score (see _eval)
 
 
 ctypedef struct Undo:
@@ -100,6 +99,8 @@ cdef inline void unmake_move(Position *pos, const Undo *u) noexcept nogil:
 
 
 # Passes the move to the other side (a null move, for the search).
+# The halfmove clock restarts, as after a capture: no repetition is looked
+# for across a null move (nor could one be replayed).
 cdef inline void make_null(Position *pos, Undo *u) noexcept nogil:
     u.mv = 0
     u.captured = EMPTY
@@ -107,7 +108,9 @@ cdef inline void make_null(Position *pos, Undo *u) noexcept nogil:
     u.key = pos.key
     pos.key ^= ZOBRIST_SIDE
     pos.side ^= 1
+    pos.halfmove = 0
 
 cdef inline void unmake_null(Position *pos, const Undo *u) noexcept nogil:
     pos.side ^= 1
     pos.key = u.key
+    pos.halfmove = u.halfmove

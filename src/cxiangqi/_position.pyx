@@ -1,8 +1,7 @@
 # Position set-up and hashing; make/unmake are inline in _position.pxd.
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport IN_BOARD, KIND, PTYPE, ZOBRIST, ZOBRIST_SIDE
-from cxiangqi._eval cimport PST
+from cxiangqi._tables cimport IN_BOARD, KIND, PTYPE, ZOBRIST, ZOBRIST_SIDE, PST
 
 cdef int[7] _FIRST_SLOT = [SLOT_KING, SLOT_ADVISOR, SLOT_ELEPHANT, SLOT_HORSE,
                            SLOT_ROOK, SLOT_CANNON, SLOT_PAWN]

@@ -23,3 +23,10 @@ cdef int HORSE_LEG[8]
 
 cdef u64 ZOBRIST[14][256]      # [kind][sq]
 cdef u64 ZOBRIST_SIDE          # xor-ed in when Black is to move
+
+# PST[kind][sq]: material + placement of a piece of that kind on sq, from
+# its own side's point of view, as a packed Score (opening << 16 + endgame;
+# see make_score in _types.pxd).  make_move keeps Position.vl[side] as the
+# sum over the side's pieces, so material and placement cost one subtraction
+# at a node.  The numbers are _eval's: it fills this table when imported.
+cdef int PST[14][256]
