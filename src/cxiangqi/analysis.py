@@ -282,6 +282,7 @@ def analyse_game(game: Game, limit: Optional[Limit] = None, engine: Any = None, 
     except ValueError as e:
         raise AnalysisError(f"bad start position: {e}") from None
     engine.new_game()
+    # 1. search every position of the main line, the start and the end included
     start = time.perf_counter()
     evals: List[Evaluation] = []
     turns: List[bool] = []
@@ -298,6 +299,7 @@ def analyse_game(game: Game, limit: Optional[Limit] = None, engine: Any = None, 
         evals.append(_evaluate(engine, board, limit))
     seconds = time.perf_counter() - start
 
+    # 2. judge each move by the evaluations before and after it
     plies: List[PlyAnalysis] = []
     per_side: Dict[str, List[float]] = {"red": [], "black": []}
     counts = {side: {"inaccuracy": 0, "mistake": 0, "blunder": 0} for side in ("red", "black")}
@@ -324,6 +326,7 @@ def analyse_game(game: Game, limit: Optional[Limit] = None, engine: Any = None, 
             pv=list(before.pv), score=score, mate=mate, win=round(win, 4), loss=loss,
             win_loss=round(win_loss, 4), judgement=judgement, accuracy=round(accuracy, 2),
             depth=before.depth, nodes=before.nodes))
+    # 3. the start position's evaluation and each side's accuracy
     start_score, start_mate, _ = _red_view(evals[0], turns[0])
     accuracy = {side: (None if not acc else round(side_accuracy(acc) or 0.0, 2))
                 for side, acc in per_side.items()}
