@@ -716,3 +716,61 @@ def test_empty_board_with_pieces_added():
     assert board.zobrist_hash() == Board(board.fen()).zobrist_hash()
     assert board.legal_moves.count() == 14  # rook 9 + 3 along rank 0, king e1 f0 (d0 faces)
     assert board.perft(2) == Board(board.fen()).perft(2)
+
+
+# ------------------------------------------------------------ range checks at the boundary
+
+@pytest.mark.parametrize("value", [-1, 2 ** 31 - 1, 2 ** 31, 2 ** 64, 10 ** 6 + 1, 1.5, "3", None,
+                                   True])
+def test_halfmove_clock_out_of_range_is_a_value_error(value):
+    board = Board()
+    with pytest.raises(ValueError, match="halfmove clock"):
+        board.halfmove_clock = value
+    assert board.halfmove_clock == 0 and board.fen() == STARTING_FEN
+
+
+@pytest.mark.parametrize("value", [0, -1, 2 ** 31, 10 ** 6 + 1, 2.0])
+def test_fullmove_number_out_of_range_is_a_value_error(value):
+    board = Board()
+    with pytest.raises(ValueError, match="fullmove number"):
+        board.fullmove_number = value
+    assert board.fullmove_number == 1
+
+
+def test_counters_at_their_limit_refuse_the_move_that_would_pass_it():
+    board = Board()
+    board.halfmove_clock = 1_000_000
+    with pytest.raises(ValueError, match="halfmove clock would pass"):
+        board.push_iccs("h2e2")
+    assert board.fen().endswith(" 1000000 1") and board.move_stack == []
+    # a capture resets the clock, so it may be played
+    board = Board("4k4/9/9/9/4p4/4R4/9/9/9/3K5 w - - 1000000 7")
+    board.push_iccs("e4e5")
+    assert board.halfmove_clock == 0
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1000000")
+    with pytest.raises(ValueError, match="fullmove number would pass"):
+        board.push_iccs("e9e8")
+    # every board a push can reach writes a FEN that reads back
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 999999 999999")
+    board.push_iccs("d0d1")
+    assert Board(board.fen()).fen() == board.fen()
+
+
+@pytest.mark.parametrize("square", [-1, 90, 2 ** 31, 2 ** 70, 1.0, "a0", None])
+def test_squares_out_of_range_are_value_errors(square):
+    board = Board()
+    for call in (lambda: board.piece_at(square), lambda: board.piece_type_at(square),
+                 lambda: board.remove_piece_at(square),
+                 lambda: board.set_piece_at(square, Piece(PAWN, RED)),
+                 lambda: board.attackers(RED, square), lambda: board.is_attacked_by(RED, square)):
+        with pytest.raises(ValueError, match="square"):
+            call()
+    assert board.fen() == STARTING_FEN
+
+
+@pytest.mark.parametrize("depth", [-1, 65, 2 ** 31, 2 ** 70, 2.0])
+def test_perft_depth_out_of_range_is_a_value_error(depth):
+    with pytest.raises(ValueError, match="perft depth"):
+        Board().perft(depth)
+    with pytest.raises(ValueError, match="perft depth"):
+        Board().perft_divide(depth)

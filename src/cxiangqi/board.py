@@ -16,7 +16,9 @@ import enum
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional
 
+from . import _checks
 from . import rules as _rules
+from ._core import MAX_COUNTER, MAX_PERFT_DEPTH
 from ._core import Position as _Position
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import (STARTING_FEN, board_fen, check_not_to_move_safe, check_placement,
@@ -228,7 +230,8 @@ class Board:
 
     @halfmove_clock.setter
     def halfmove_clock(self, value: int) -> None:
-        self._core.halfmove = value
+        """ValueError unless 0..MAX_COUNTER (1,000,000)."""
+        self._core.halfmove = _checks.integer(value, "halfmove clock", 0, MAX_COUNTER)
 
     @property
     def fullmove_number(self) -> int:
@@ -237,14 +240,15 @@ class Board:
 
     @fullmove_number.setter
     def fullmove_number(self, value: int) -> None:
-        self._core.fullmove = value
+        """ValueError unless 1..MAX_COUNTER (1,000,000)."""
+        self._core.fullmove = _checks.integer(value, "fullmove number", 1, MAX_COUNTER)
 
     def piece_at(self, square: Square) -> Optional[Piece]:
-        k = self._core.kind_at(square)
+        k = self._core.kind_at(_checks.square(square))
         return None if k < 0 else _PIECE_OF_KIND[k]
 
     def piece_type_at(self, square: Square) -> Optional[PieceType]:
-        k = self._core.kind_at(square)
+        k = self._core.kind_at(_checks.square(square))
         return None if k < 0 else k % 7 + 1
 
     def pieces(self, piece_type: PieceType, color: Color) -> List[Square]:
@@ -262,13 +266,13 @@ class Board:
         pieces of that type than the game has."""
         if not isinstance(piece, Piece):
             raise TypeError(f"expected a Piece, got {type(piece).__name__}")
-        self._core.set_piece(square, _c(piece.color), piece.piece_type - 1)
+        self._core.set_piece(_checks.square(square), _c(piece.color), piece.piece_type - 1)
         self._edited()
 
     def remove_piece_at(self, square: Square) -> Optional[Piece]:
         """Removes and returns the piece on a square (clears the move stack)."""
         piece = self.piece_at(square)
-        self._core.remove_piece(square)
+        self._core.remove_piece(_checks.square(square))
         self._edited()
         return piece
 
@@ -364,11 +368,11 @@ class Board:
 
     def is_attacked_by(self, color: Color, square: Square) -> bool:
         """Could a piece of `color` move to or capture on `square`?"""
-        return bool(self._core.attackers(_c(color), square))
+        return bool(self._core.attackers(_c(color), _checks.square(square)))
 
     def attackers(self, color: Color, square: Square) -> List[Square]:
         """Squares of the pieces of `color` attacking `square`, ascending."""
-        return self._core.attackers(_c(color), square)
+        return self._core.attackers(_c(color), _checks.square(square))
 
     def gives_check(self, move: Move) -> bool:
         """Would this (pseudo-legal) move put the opponent in check?"""
@@ -435,11 +439,13 @@ class Board:
         return self._core.key()
 
     def perft(self, depth: int) -> int:
-        """Number of leaf nodes of the legal move tree `depth` plies deep."""
-        return self._core.perft(depth)
+        """Number of leaf nodes of the legal move tree `depth` plies deep
+        (0..MAX_PERFT_DEPTH, 64)."""
+        return self._core.perft(_checks.integer(depth, "perft depth", 0, MAX_PERFT_DEPTH))
 
     def perft_divide(self, depth: int) -> Dict[Move, int]:
         """perft(depth - 1) after each legal move."""
+        depth = _checks.integer(depth, "perft depth", 1, MAX_PERFT_DEPTH)
         return {MOVES[code]: n for code, n in self._core.perft_divide(depth)}
 
     def copy(self, stack: bool = True) -> "Board":

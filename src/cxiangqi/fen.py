@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import List, NamedTuple, Tuple
 
+from ._core import MAX_COUNTER
 from .errors import InvalidFenError
 from .piece import Piece
 from .square import (ADVISOR, BLACK, ELEPHANT, KING, PAWN, PIECE_NAMES, RED, Color,
@@ -31,7 +32,7 @@ STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"
 # A real FEN is under 100 characters; anything much longer is rejected
 # before it is split, so a huge input costs no work.
 MAX_FEN_LENGTH = 256
-MAX_COUNTER = 1_000_000
+# MAX_COUNTER (from the core): the largest halfmove clock and fullmove number
 
 MAX_COUNT = {KING: 1, ADVISOR: 2, ELEPHANT: 2, 4: 2, 5: 2, 6: 2, PAWN: 5}
 
