@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 MODULES = ["cxiangqi", "cxiangqi.board", "cxiangqi.move", "cxiangqi.piece", "cxiangqi.square",
-           "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn"]
+           "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn",
+           "cxiangqi.limit", "cxiangqi._wire", "cxiangqi._checks", "cxiangqi.dhtmlxq"]
 
 
 @pytest.mark.parametrize("name", MODULES)

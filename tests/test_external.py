@@ -11,7 +11,7 @@ import pytest
 
 from cxiangqi import Board, Move
 from cxiangqi.engine import Limit
-from cxiangqi.external import (EngineError, EngineTerminatedError, EngineTimeoutError,
+from cxiangqi.external import (_budget, EngineError, EngineTerminatedError, EngineTimeoutError,
                                ExternalEngine, IllegalEngineMoveError)
 
 ENGINE = [sys.executable, "-m", "cxiangqi.protocol"]
@@ -68,12 +68,42 @@ def test_play_gives_a_legal_move_with_info(ours):
 
 
 def test_play_under_each_kind_of_limit(ours):
+    board = game("b0c2")   # Black to move: black_clock is the one that counts
+    for limit in (Limit(time=0.05), Limit(movetime=0.05), Limit(nodes=2000), Limit(nodes=0),
+                  Limit(depth=2), Limit(mate=1, depth=2),
+                  Limit(red_clock=3600, black_clock=1.0, red_inc=0.01, black_inc=0.01),
+                  Limit(red_clock=3600, black_clock=2.0, remaining_moves=10)):
+        # each answer comes within the time the client allows for the limit
+        # (an engine that ignored the black clock would think for minutes)
+        assert ours.play(board, limit, timeout=30).move in board.legal_moves, limit
+
+
+@pytest.mark.parametrize("limit, uci, ucci", [
+    (Limit(time=0.25), "go movetime 250", "go time 250 movestogo 1"),
+    (Limit(depth=5), "go depth 5", "go depth 5"),
+    (Limit(nodes=1000), "go nodes 1000", "go nodes 1000"),
+    (Limit(mate=3), "go mate 3", "go depth 6"),
+    (Limit(red_clock=60, black_clock=30, red_inc=1, black_inc=2),
+     "go wtime 60000 btime 30000 winc 1000 binc 2000",
+     "go time 30000 increment 2000 opptime 60000 oppincrement 1000"),
+    (Limit(red_clock=60, black_clock=30, remaining_moves=7),
+     "go wtime 60000 btime 30000 movestogo 7", "go time 30000 movestogo 7 opptime 60000"),
+], ids=["time", "depth", "nodes", "mate", "clock", "movestogo"])
+def test_go_commands_sent_for_each_limit(limit, uci, ucci):
+    # Black to move: the UCCI clock is Black's, UCI names both
+    from cxiangqi.external import _UcciEngine, _UciEngine
     board = game("b0c2")
-    for limit in (Limit(movetime=0.05), Limit(nodes=2000), Limit(time=1.0, inc=0.01),
-                  Limit(time=2.0, movestogo=10)):
-        start = time.monotonic()
-        assert ours.play(board, limit).move in board.legal_moves, limit
-        assert time.monotonic() - start < 3.0, limit
+    budget = _budget(limit, board)
+    assert _UciEngine._go_command(object.__new__(_UciEngine), board, budget) == uci
+    engine = object.__new__(_UcciEngine)
+    engine._millisec = True
+    assert _UcciEngine._go_command(engine, board, budget) == ucci
+
+
+def test_infinite_limits_are_refused():
+    for limit in (None, Limit(), Limit(red_inc=1)):
+        with pytest.raises(ValueError):
+            _budget(limit, Board())
 
 
 def test_play_from_a_fen_with_a_capture_in_the_moves(ours):
