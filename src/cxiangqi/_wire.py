@@ -11,9 +11,11 @@ scale, ``10000 - plies``.
 >>> to_ucci_score(0, 2), from_ucci_score(9997)
 (9997, (29997, 2))
 >>> b = Budget.from_limit(Limit(red_clock=60, black_clock=50, red_inc=1), turn=True)
->>> uci_go(b, turn=True), ucci_go(b, millisec=True)
-('go wtime 60000 btime 50000 winc 1000 binc 1000', 'go time 60000 increment 1000 opptime 50000 oppincrement 1000')
->>> parse_uci_go("wtime 60000 btime 50000 winc 1000 binc 0".split(), turn=True).limit.clock_for(True)
+>>> uci_go(b, turn=True)
+'go wtime 60000 btime 50000 winc 1000 binc 1000'
+>>> ucci_go(b, millisec=True)
+'go time 60000 increment 1000 opptime 50000 oppincrement 1000'
+>>> parse_uci_go("wtime 60000 btime 50000 winc 1000".split(), turn=True).limit.clock_for(True)
 (60.0, 1.0)
 """
 
