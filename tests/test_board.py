@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 
 import pytest
 
 from conftest import positions
+from cxiangqi.fen import parse_fen
 
 from cxiangqi import (A0, ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, RED, ROOK,
-                      STARTING_FEN, Board, IllegalMoveError, InvalidMoveError, Move,
+                      STARTING_FEN, Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move,
                       Outcome, Piece, Termination, parse_square)
 
 S = parse_square
@@ -774,3 +776,100 @@ def test_perft_depth_out_of_range_is_a_value_error(depth):
         Board().perft(depth)
     with pytest.raises(ValueError, match="perft depth"):
         Board().perft_divide(depth)
+
+
+# ------------------------------------------------------------ validate=False, is_valid()
+
+@pytest.mark.parametrize("fen, piece", [
+    # issue 11: each of these made two queries disagree
+    ("3k5/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1", "red elephant on c5 is across the river"),
+    ("9/9/9/9/9/9/9/9/9/2kAK4 w - - 0 1", "black king on c0 is outside its palace"),
+    ("4K4/9/2b6/9/9/9/9/9/9/3k5 w - - 0 1", "red king on e9 is outside its palace"),
+    ("3k5/9/9/9/9/9/9/9/4a4/4K4 w - - 0 1", "black advisor on e1 is outside its palace"),
+])
+def test_validate_false_refuses_what_no_board_can_hold(fen, piece):
+    with pytest.raises(InvalidFenError, match=piece):
+        Board(fen, validate=False)
+    # the same pieces put there by hand
+    board = Board.empty()
+    with pytest.raises(ValueError, match=piece):
+        for sq, pc in parse_fen(fen).placement:
+            board.set_piece_at(sq, pc)
+
+
+@pytest.mark.parametrize("fen, why", [
+    ("3k5/9/9/9/9/9/9/9/9/9 w - - 0 1", "king is missing"),
+    ("3k5/9/9/9/9/9/9/9/3A5/3K5 w - - 0 1", "advisor"),          # d1 is not an advisor point
+    ("3k5/9/9/9/9/9/9/9/9/3KB4 w - - 0 1", "elephant"),          # e0 is not an elephant point
+    ("3k5/9/9/9/9/9/9/9/P8/3K5 w - - 0 1", "pawn"),              # behind its start
+    ("3k5/3R5/9/9/9/9/9/9/9/4K4 w - - 0 1", "in check"),         # black in check, red to move
+])
+def test_validate_false_accepts_positions_no_game_reaches(fen, why):
+    with pytest.raises(InvalidFenError, match=why):
+        Board(fen)
+    board = Board(fen, validate=False)
+    assert board.fen() == fen
+    assert not board.is_valid()
+    assert repr(board) == f"Board({fen!r}, validate=False)"
+    _assert_queries_agree(board)
+
+
+def test_is_valid():
+    assert Board().is_valid()
+    assert not Board.empty().is_valid()
+    board = Board()
+    board.remove_piece_at(S("a0"))
+    assert board.is_valid()              # a missing rook is fine
+    board.remove_piece_at(S("c0"))
+    board.set_piece_at(S("e4"), Piece(ELEPHANT, RED))
+    assert not board.is_valid()          # e4 is no elephant point
+
+
+def _assert_queries_agree(board: Board) -> None:
+    """One definition of legality and check on any board."""
+    legal = list(board.legal_moves)
+    assert len(legal) == len(set(legal)) == len(board.legal_moves) \
+        == board.legal_moves.count() == board.perft(1)
+    pushed = []
+    for move in board.pseudo_legal_moves:
+        assert board.is_pseudo_legal(move)
+        after = board.copy()
+        try:
+            after.push(move)
+        except IllegalMoveError:
+            assert not board.is_legal(move)
+            continue
+        pushed.append(move)
+        assert board.is_legal(move)
+        assert board.gives_check(move) == after.is_check()
+    assert set(pushed) == set(legal)
+    assert board.is_check() == bool(board.checkers())
+    assert board.is_checkmate() == (board.is_check() and not legal)
+    assert board.is_stalemate() == (not board.is_check() and not legal)
+
+
+def _random_board(rng: random.Random) -> Board:
+    """Pieces anywhere a board can hold them (kings and advisors in their
+    palace, elephants on their side), a king sometimes missing."""
+    board = Board.empty()
+    counts = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2, PAWN: 5}
+    for color in (RED, BLACK):
+        for pt, most in counts.items():
+            n = rng.randint(0, most) if pt != KING else int(rng.random() < 0.9)
+            for _ in range(n):
+                sq = rng.randrange(90)
+                if board.piece_at(sq) is None:
+                    try:
+                        board.set_piece_at(sq, Piece(pt, color))
+                    except ValueError:
+                        pass            # not a point this piece can stand on: skipped
+    board.turn = rng.random() < 0.5
+    return board
+
+
+def test_every_query_agrees_on_random_boards():
+    rng = random.Random(zlib.crc32(b"validate=False"))
+    for _ in range(300):
+        board = _random_board(rng)
+        _assert_queries_agree(board)
+        assert Board(board.fen(), validate=False) == board

@@ -22,7 +22,7 @@ from ._core import MAX_COUNTER, MAX_PERFT_DEPTH
 from ._core import Position as _Position
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import (STARTING_FEN, board_fen, check_not_to_move_safe, check_placement,
-                  parse_fen)
+                  check_representable, parse_fen, unrepresentable)
 from .move import MOVES, Move
 from .piece import Piece
 from .square import (BLACK, PIECE_NAMES, RED, SQUARE_NAMES, Color, PieceType, Square)
@@ -146,10 +146,16 @@ class Board:
     or ``Board.empty()`` an empty board to set up with ``set_piece_at``.
 
     ``validate=False`` accepts a FEN whose position could not occur in a
-    game (a missing king, a piece on a point it can never reach, the side
-    not to move in check), for editors and puzzles; the syntax and the
-    number of pieces of each type are still checked.  ``is_valid()`` tells
-    whether a board's position could occur.
+    game (a missing king, an advisor or elephant off its points, a pawn
+    behind its start, the side not to move in check), for editors and
+    puzzles.  The syntax and the number of pieces of each type are still
+    checked, and so is what no board can hold consistently: kings and
+    advisors stay in their own palace, elephants on their own side of the
+    river (InvalidFenError names the piece; set_piece_at refuses the same).
+    On every board, valid or not, the queries agree: ``legal_moves``, its
+    ``len``, ``is_legal``, ``push``, ``perft(1)``, ``is_check`` and
+    ``checkers`` use one definition of a legal move and of check.
+    ``is_valid()`` tells whether a board's position could occur.
     """
 
     def __init__(self, fen: Optional[str] = STARTING_FEN, *, validate: bool = True) -> None:
@@ -173,6 +179,8 @@ class Board:
         try:
             if validate:
                 check_placement(parsed.placement)
+            else:
+                check_representable(parsed.placement)
             for sq, piece in parsed.placement:
                 try:
                     core.set_piece(sq, _c(piece.color), piece.piece_type - 1)
@@ -263,10 +271,21 @@ class Board:
     def set_piece_at(self, square: Square, piece: Piece) -> None:
         """Puts a piece on a square (replacing what was there).  Editing the
         board clears the move stack.  ValueError if the side would have more
-        pieces of that type than the game has."""
+        pieces of that type than the game has, or for a king or advisor
+        outside its palace or an elephant across the river (see Board)."""
         if not isinstance(piece, Piece):
             raise TypeError(f"expected a Piece, got {type(piece).__name__}")
-        self._core.set_piece(_checks.square(square), _c(piece.color), piece.piece_type - 1)
+        square = _checks.square(square)
+        why = unrepresentable(square, piece)
+        if why is not None:
+            raise ValueError(f"cannot put a piece there: {why}")
+        try:
+            self._core.set_piece(square, _c(piece.color), piece.piece_type - 1)
+        except ValueError:
+            most = 1 if piece.piece_type == 1 else 5 if piece.piece_type == 7 else 2
+            raise ValueError(f"{_COLOR_NAME[piece.color]} already has {most} "
+                             f"{PIECE_NAMES[piece.piece_type]}{'s' if most > 1 else ''}, "
+                             f"as many as the game has") from None
         self._edited()
 
     def remove_piece_at(self, square: Square) -> Optional[Piece]:
