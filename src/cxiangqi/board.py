@@ -522,7 +522,7 @@ class Board:
     # notation.py works on boards); its docstring describes the conventions.
 
     def wxf(self, move: Move) -> str:
-        """The legal move in WXF notation (``"C2=5"``, ``"+R+1"``)."""
+        """The legal move in WXF notation (``"C2=5"``, ``"R++1"``)."""
         from . import notation
         return notation.wxf(self, move)
 
