@@ -7,7 +7,8 @@ import pytest
 
 MODULES = ["cxiangqi", "cxiangqi.board", "cxiangqi.move", "cxiangqi.piece", "cxiangqi.square",
            "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn",
-           "cxiangqi.limit", "cxiangqi._wire", "cxiangqi._checks", "cxiangqi.dhtmlxq"]
+           "cxiangqi.limit", "cxiangqi._wire", "cxiangqi._checks", "cxiangqi.dhtmlxq",
+           "cxiangqi.files"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import DATA, chunks, games, iccs_to_ffish
 
-from cxiangqi import PAWN, Board, IllegalMoveError, InvalidMoveError, Move
+from cxiangqi import PAWN, AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move
 from cxiangqi import notation
 from cxiangqi.notation import (chinese, format_line, move_list, parse_chinese, parse_move,
                                parse_wxf, wxf)
@@ -335,8 +335,9 @@ AMBIGUOUS = [
 @pytest.mark.parametrize("fen,func,text,moves", AMBIGUOUS, ids=[c[2] for c in AMBIGUOUS])
 def test_ambiguous(fen, func, text, moves):
     board = Board(fen)
-    with pytest.raises(IllegalMoveError, match="ambiguous") as info:
+    with pytest.raises(AmbiguousMoveError, match="ambiguous") as info:
         func(board, text)
+    assert isinstance(info.value, IllegalMoveError)    # as python-chess has it
     for iccs in moves:
         assert iccs in str(info.value)
 

@@ -697,3 +697,39 @@ def test_games_with_final_position_match_the_data(built_games):
     for record, game in list(zip(GAMES, built_games))[::60]:
         assert game.end().board().fen().split()[:2] == record["final_fen"].split()[:2]
         assert game.board().fen() == STARTING_FEN
+
+
+# --- writing through links, keeping permissions (cxiangqi.files) ---------------------------
+
+def test_write_game_to_a_symbolic_link_writes_the_target(tmp_path):
+    import os
+    import stat
+    target = tmp_path / "real.pgn"
+    target.write_text("old\n", encoding="utf-8")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.pgn"
+    link.symlink_to(target)
+    game = Game.from_board(_board_after("h2e2", "h9g7"))
+    write_game(game, link)
+    assert link.is_symlink() and os.readlink(link) == str(target)   # the link stays
+    assert [m.iccs() for m in read_game(target).mainline_moves()] == ["h2e2", "h9g7"]
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640           # permissions kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.pgn", "real.pgn"]  # no temp file
+
+
+def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
+    target = tmp_path / "g.pgn"
+    target.write_text("old\n", encoding="utf-8")
+    game = Game.from_board(_board_after("h2e2"))
+    game.headers["Red"] = "胡荣华"
+    with pytest.raises(UnicodeEncodeError):
+        write_game(game, target, encoding="ascii")
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["g.pgn"]
+
+
+def _board_after(*moves):
+    board = Board()
+    for m in moves:
+        board.push_iccs(m)
+    return board

@@ -12,7 +12,7 @@
 from . import _core  # noqa: F401
 
 from .board import Board, LegalMoveGenerator, Outcome, PseudoLegalMoveGenerator, Termination
-from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_BOARD_FEN, STARTING_FEN
 from .move import Move
 from .piece import Piece
@@ -24,5 +24,5 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Outcome", "Termination",
     "Move", "Piece", "STARTING_FEN", "STARTING_BOARD_FEN",
-    "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
+    "InvalidFenError", "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
 ] + list(_square_all)

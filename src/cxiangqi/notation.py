@@ -66,7 +66,8 @@ read when only one of the two can make the move (real records do this:
   (前兵三平四); ordinals 一兵..五兵 (also digits, ２卒) as described above;
   前/后 for advisors and elephants too.
 InvalidMoveError for text that is not a move in the notation at all,
-IllegalMoveError for text that names no legal move, or more than one.
+IllegalMoveError for text that names no legal move, AmbiguousMoveError (an
+IllegalMoveError) for text that names more than one.
 
 ``Board.wxf``, ``parse_wxf``, ``push_wxf``, ``chinese``, ``parse_chinese``
 and ``push_chinese`` delegate here; ``move_list`` and ``format_line`` write
@@ -79,7 +80,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .move import MOVES, Move
 from .square import (ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, RED,
                      ROOK, SQUARE_NAMES, Color, PieceType, Square)
@@ -477,7 +478,7 @@ def _resolve(board: "Board", text: str, notation: str, pt: PieceType, color: Col
         for move in legal:
             if move.from_square == prefer:
                 return move
-        raise IllegalMoveError(
+        raise AmbiguousMoveError(
             f"ambiguous {notation} move {_shown(text)} in {board.fen()}: it fits "
             f"{' and '.join(m.iccs() for m in legal)}")
     head = _illegal_head(board, text, notation)

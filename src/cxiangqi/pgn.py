@@ -64,7 +64,6 @@ import codecs
 import io
 import os
 import re
-import tempfile
 import unicodedata
 import weakref
 from typing import (Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapping,
@@ -72,6 +71,7 @@ from typing import (Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapp
 
 from .board import Board
 from .errors import InvalidFenError
+from .files import atomic_write
 from .fen import STARTING_FEN
 from .move import Move
 from .square import BLACK, RED, Color
@@ -1182,7 +1182,9 @@ def write_game(game: Game, f: PathOrStream, notation: str = "iccs", *,
 
     ``f`` is a text stream (the game is appended, followed by a blank line),
     a binary stream (encoded with ``encoding``), or a path: the file is
-    replaced atomically (temporary file + ``os.replace``) and written in
+    replaced atomically with :func:`cxiangqi.files.atomic_write` (a
+    symbolic link is written through to its target, the file keeps its
+    permissions) and written in
     ``encoding`` (UTF-8 by default; ``"gbk"``/``"big5"`` for old Chinese
     programs).  Raises InvalidFenError for a bad FEN header,
     IllegalMoveError if the tree holds an illegal move and
@@ -1191,7 +1193,7 @@ def write_game(game: Game, f: PathOrStream, notation: str = "iccs", *,
     """
     text = _format_game(game, notation, traditional=traditional, columns=columns) + "\n"
     if isinstance(f, (str, os.PathLike)):
-        _atomic_write(os.fspath(f), _encode(text, encoding))
+        atomic_write(f, _encode(text, encoding))
     elif isinstance(f, (io.RawIOBase, io.BufferedIOBase)):
         f.write(_encode(text, encoding))
     else:
@@ -1207,37 +1209,3 @@ def _encode(text: str, encoding: str) -> bytes:
         if "俥" not in text:
             raise
         return text.replace("俥", "車").encode(encoding)
-
-
-def _atomic_write(path: str, data: bytes) -> None:
-    """Writes data to path through a temporary file in the same directory
-    and os.replace, keeping the old file's permissions."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o666 & ~_UMASK
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
-                               suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _current_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _current_umask()
