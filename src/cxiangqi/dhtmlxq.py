@@ -275,6 +275,9 @@ def _read_text(source: Any) -> str:
         source = source.read()
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
+        other = _pgn.wrong_kind(data, "dhtmlxq")
+        if other is not None:
+            raise DhtmlXQError(other)
         return data.decode(detect_encoding(data), errors="replace")
     if isinstance(source, str):
         return source
@@ -287,13 +290,22 @@ def read_games(source: Any, *, errors: str = "raise") -> Iterator[Game]:
     ``[DhtmlXQ``, bytes, a path or a stream)."""
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', not {errors!r}")
-    text = _read_text(source)
+    return _games(_read_text(source), errors)
+
+
+def _games(text: str, errors: str) -> Iterator[Game]:
     for block in _BLOCK.findall(text):
         yield _game(block, errors)
 
 
 def read_game(source: Any, *, errors: str = "raise") -> Game:
     """The game of the first ``[DhtmlXQ]`` block (DhtmlXQError if none)."""
-    for game in read_games(source, errors=errors):
+    if errors not in ("raise", "keep"):
+        raise ValueError(f"errors must be 'raise' or 'keep', not {errors!r}")
+    text = _read_text(source)
+    for game in _games(text, errors):
         return game
-    raise DhtmlXQError("no [DhtmlXQ] block found")
+    hint = ""
+    if _pgn.sniff(text[:4096].encode("utf-8", "replace")) == "pgn":
+        hint = ": this is a PGN file: use cxiangqi.pgn.read_game"
+    raise DhtmlXQError(f"no [DhtmlXQ] block found{hint}")

@@ -79,7 +79,7 @@ from .square import BLACK, RED, Color
 __all__ = [
     "PgnError", "Headers", "GameNode", "ChildNode", "Game", "Mainline",
     "read_game", "read_games", "write_game", "detect_encoding",
-    "NOTATIONS", "TAG_ROSTER", "MAX_MOVES", "MAX_VARIATION_DEPTH",
+    "NOTATIONS", "TAG_ROSTER", "MAX_MOVES", "MAX_VARIATION_DEPTH", "sniff",
 ]
 
 PathOrStream = Union[str, "os.PathLike[str]", TextIO, Any]
@@ -688,10 +688,13 @@ class _Source:
 
 def _open_source(f: PathOrStream) -> _Source:
     """A line source for f: a path is read and decoded whole (so UTF-16
-    with a BOM works there too); a stream is read line by line."""
+    with a BOM works there too); a stream is read line by line.  A file
+    (or a stream at its start) of another kind of record is refused with
+    a PgnError that names it (see sniff)."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             data = fh.read()
+        _refuse_other_kinds(data, "pgn")
         text = data.decode(detect_encoding(data), errors="replace")
         return _Source(io.StringIO(text), binary=False)
     if isinstance(f, (bytes, bytearray)):
@@ -701,7 +704,86 @@ def _open_source(f: PathOrStream) -> _Source:
         raise TypeError(f"expected a path or a stream, got {type(f).__name__}")
     binary = isinstance(f, (io.RawIOBase, io.BufferedIOBase)) or (
         not isinstance(f, io.TextIOBase) and isinstance(f.read(0), bytes))
+    if _tell(f) == 0:
+        try:
+            head = f.read(_SNIFF_SIZE)
+            f.seek(0)
+        except (OSError, ValueError, AttributeError):
+            head = None
+        if head:
+            try:
+                _refuse_other_kinds(head if binary else head.encode("utf-8", "replace"), "pgn")
+            except PgnError:
+                try:    # nothing in it is PGN: a next read_game finds its end
+                    f.seek(0, io.SEEK_END)
+                except (OSError, ValueError):
+                    pass
+                raise
     return _Source(f, binary=binary)
+
+
+# --- which kind of record is this? ------------------------------------------------------
+
+_SNIFF_SIZE = 4096
+_PGN_LOOK = re.compile(rb"^\s*(?:\xef\xbb\xbf)?\s*\[\s*[A-Za-z0-9_]+\s+\"|^\s*1\s*\.\s*\S", re.M)
+
+
+def sniff(data: bytes) -> Optional[str]:
+    """What kind of game record the first bytes of a file look like: "xqf",
+    "cbr", "cbf" (CCBridge / 象棋桥), "dhtmlxq", "pgn", "binary" (some other
+    binary data), or None (text of no known kind).
+
+    >>> sniff(b"XQ\\x0a" + bytes(1021)), sniff(b'[Event "x"]\\n1. h2e2'), sniff(b"hello")
+    ('xqf', 'pgn', None)
+    """
+    head = data[:_SNIFF_SIZE]
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):     # text, read as UTF-8
+        head = head.decode("utf-16", "replace").encode("utf-8", "replace")
+        data = head
+    if head[:2] == b"XQ" and len(head) > 2 and 1 <= head[2] <= 18:
+        return "xqf"
+    if head.startswith(b"CCBridge Record"):
+        return "cbr"
+    if b"<ChineseChessRecord" in head:
+        return "cbf"
+    if b"[DhtmlXQ" in data[:1 << 16]:
+        return "dhtmlxq"
+    # binary: many control bytes (a text file with a few damaged bytes is
+    # still text, and read as well as it can be)
+    if sum(1 for b in head if b < 9 or 13 < b < 32) * 10 > len(head):
+        return "binary"
+    if _PGN_LOOK.search(head):
+        return "pgn"
+    return None
+
+
+_READERS = {"pgn": "cxiangqi.pgn.read_game", "xqf": "cxiangqi.xqf.read_game",
+            "dhtmlxq": "cxiangqi.dhtmlxq.read_game"}
+_KIND_NAMES = {"pgn": "a PGN file", "xqf": "an XQF file", "dhtmlxq": "a DhtmlXQ page",
+               "cbf": "a CCBridge (象棋桥) CBF file", "cbr": "a CCBridge (象棋桥) CBR file",
+               "binary": "binary data"}
+
+
+def wrong_kind(data: bytes, expected: str) -> Optional[str]:
+    """A message saying what `data` is when it is clearly not the
+    `expected` kind of record ("pgn", "xqf", "dhtmlxq"); None otherwise."""
+    kind = sniff(data)
+    if kind is None or kind == expected or (kind == "binary" and expected == "xqf"):
+        return None
+    if kind == "pgn" and expected == "dhtmlxq":
+        return None      # a DhtmlXQ block may sit in any text; the reader says if there is none
+    text = f"this is {_KIND_NAMES[kind]}"
+    if kind in _READERS:
+        return f"{text}: use {_READERS[kind]}"
+    if kind == "binary":
+        return f"{text}, not {_KIND_NAMES[expected]}"
+    return f"{text}, which {_READERS[expected].rsplit('.', 1)[0]} cannot read"
+
+
+def _refuse_other_kinds(data: bytes, expected: str) -> None:
+    message = wrong_kind(data, expected)
+    if message is not None:
+        raise PgnError(message)
 
 
 # --- reading: the parser ----------------------------------------------------------------

@@ -266,6 +266,9 @@ def read_game(source: Union[bytes, bytearray, memoryview, str, "os.PathLike[str]
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', not {errors!r}")
     data = _read_bytes(source)
+    other = _pgn.wrong_kind(data, "xqf")
+    if other is not None:
+        raise XqfError(other, offset=0)
     if len(data) < HEADER_SIZE:
         if not data.startswith(b"XQ"[:len(data)]) or not data:
             raise XqfError("not an XQF file (it does not start with 'XQ')", offset=0)
