@@ -873,3 +873,18 @@ def test_every_query_agrees_on_random_boards():
         board = _random_board(rng)
         _assert_queries_agree(board)
         assert Board(board.fen(), validate=False) == board
+
+
+def test_history_keys_and_checks():
+    board = Board("4k4/R8/9/9/9/9/9/9/8r/3K5 w - - 0 1")
+    assert board.history_keys() == [board.zobrist_hash()]
+    for m in ("a8a9", "e9e8", "a9a8", "e8e9"):
+        board.push_iccs(m)
+    keys = board.history_keys()
+    assert len(keys) == 5 and keys[0] == keys[-1] == board.zobrist_hash()
+    assert board.history_checks() == [False, True, False, True, False]
+    board.push_iccs("a8a7")          # no capture: the history goes on
+    assert len(board.history_keys()) == 6
+    capture = Board("4k4/9/9/9/9/9/9/r8/R8/3K5 w - - 0 1")
+    capture.push_iccs("a1a2")
+    assert capture.history_keys() == [capture.zobrist_hash()]   # a capture starts it again

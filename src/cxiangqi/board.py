@@ -386,8 +386,9 @@ class Board:
         return self._core.checkers()
 
     def is_attacked_by(self, color: Color, square: Square) -> bool:
-        """Could a piece of `color` move to or capture on `square`?"""
-        return bool(self._core.attackers(_c(color), _checks.square(square)))
+        """Could a piece of `color` move to or capture on `square`?  (The
+        search's own attack test; it agrees with ``bool(attackers(...))``.)"""
+        return self._core.square_attacked(_c(color), _checks.square(square))
 
     def attackers(self, color: Color, square: Square) -> List[Square]:
         """Squares of the pieces of `color` attacking `square`, ascending."""
@@ -450,6 +451,17 @@ class Board:
         move, since the last capture)?"""
         keys, _ = self._core.history()
         return _Position.repetitions(keys, count)[0] >= count
+
+    def history_keys(self) -> List[int]:
+        """Zobrist keys (see zobrist_hash) of the positions since the last
+        capture that the move stack holds, oldest first, the current
+        position last: what repetition is judged on."""
+        return self._core.history()[0]
+
+    def history_checks(self) -> List[bool]:
+        """For the same positions as history_keys: was the side to move in
+        check there (did the move into it give check)?"""
+        return [bool(c) for c in self._core.history()[1]]
 
     # --- whole-board helpers ------------------------------------------------------
 
