@@ -888,3 +888,127 @@ def test_history_keys_and_checks():
     capture = Board("4k4/9/9/9/9/9/9/r8/R8/3K5 w - - 0 1")
     capture.push_iccs("a1a2")
     assert capture.history_keys() == [capture.zobrist_hash()]   # a capture starts it again
+
+
+# ------------------------------------------------------------ python-chess habits
+
+def test_piece_map_and_set_piece_map():
+    board = Board()
+    pieces = board.piece_map()
+    assert len(pieces) == 32 and pieces[S("e0")] == Piece(KING, RED)
+    board.push_iccs("h2e2")
+    other = Board.empty()
+    other.set_piece_map(pieces)
+    assert other.board_fen() == Board().board_fen() and other.move_stack == []
+    board.set_piece_map({S("e0"): Piece(KING, RED), S("d9"): Piece(KING, BLACK)})
+    assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 b - - 1 1" and board.move_stack == []
+    for bad in ({S("e5"): Piece(KING, RED)}, {90: Piece(PAWN, RED)},
+                {sq: Piece(ROOK, RED) for sq in range(3)}):
+        with pytest.raises(ValueError):
+            board.set_piece_map(bad)
+        assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 b - - 1 1"    # unchanged
+
+
+def test_set_board_fen_keeps_turn_and_counters():
+    board = Board("3k5/9/9/9/9/9/9/9/9/4K4 b - - 7 12")
+    board.set_board_fen("4k4/9/9/9/9/9/9/9/9/3K5")
+    assert board.fen() == "4k4/9/9/9/9/9/9/9/9/3K5 b - - 7 12"
+    for bad in ("4k4/9/9", "4k4/9/9/9/9/9/9/9/9/3K5 w", "4K4/9/9/9/9/9/9/9/9/3k5", None):
+        with pytest.raises(InvalidFenError):
+            board.set_board_fen(bad)
+    assert board.fen() == "4k4/9/9/9/9/9/9/9/9/3K5 b - - 7 12"
+
+
+def test_mirror_swaps_colours_and_ranks():
+    board = Board()
+    board.push_iccs("h2e2")
+    mirrored = board.mirror()
+    assert mirrored.fen() == "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1 1"
+    assert mirrored.move_stack == [] and mirrored.mirror().board_fen() == board.board_fen()
+    # the same position for the other colour: the moves correspond
+    flip = {m.iccs()[0] + str(9 - int(m.iccs()[1])) + m.iccs()[2] + str(9 - int(m.iccs()[3]))
+            for m in board.legal_moves}
+    assert flip == {m.iccs() for m in mirrored.legal_moves}
+
+
+def test_the_evaluation_is_colour_symmetric():
+    # the engine sees a position and its mirror alike (same score to depth 3)
+    from cxiangqi.engine import Engine, Limit
+    rng = random.Random(zlib.crc32(b"mirror"))
+    for p in rng.sample([p for p in positions() if p["n_legal"] > 0], 40):
+        board = Board(p["fen"])
+        a = Engine(hash_mb=1).search(board, Limit(depth=3)).score
+        b = Engine(hash_mb=1).search(board.mirror(), Limit(depth=3)).score
+        assert a == b, p["fen"]
+
+
+def test_transform_flips_left_and_right():
+    from cxiangqi import flip_horizontal, flip_vertical
+    board = Board("3k5/9/9/9/9/9/9/9/1R7/4K4 w - - 3 9")
+    assert board.transform(flip_horizontal).fen() == "5k3/9/9/9/9/9/9/9/7R1/4K4 w - - 3 9"
+    assert Board().transform(flip_horizontal).board_fen() == Board().board_fen()
+    with pytest.raises(ValueError):
+        Board().transform(flip_vertical)           # kings would leave their palaces
+    with pytest.raises(ValueError):
+        Board().transform(lambda sq: 0)            # every piece on a0
+
+
+def test_ply_result_find_move_clear_stack():
+    board = Board()
+    assert board.ply() == 0 and board.result() == "*"
+    board.push(board.find_move(S("h2"), S("e2")))
+    assert board.ply() == 1
+    with pytest.raises(IllegalMoveError):
+        board.find_move(S("h2"), S("e2"))
+    board.clear_stack()
+    assert board.move_stack == [] and board.ply() == 1
+    with pytest.raises(IndexError):
+        board.pop()
+    mated = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")
+    assert mated.result() == "1-0"
+
+
+def test_can_claim_draw_only_for_a_plain_repetition():
+    # horses going back and forth: a third occurrence with no check or chase
+    board = Board()
+    assert not board.can_claim_draw()
+    for _ in range(2):
+        for m in ("h0g2", "h9g7", "g2h0", "g7h9"):
+            board.push_iccs(m)
+    assert board.can_claim_draw() and board.result() == "*"
+    assert board.result(claim_draw=True) == "1/2-1/2"
+    # perpetual check is no draw: the checker loses, nothing to claim
+    checks = Board("4k4/R8/9/9/9/9/9/9/8r/3K5 w - - 0 1")
+    for _ in range(2):
+        for m in ("a8a9", "e9e8", "a9a8", "e8e9"):
+            checks.push_iccs(m)
+    assert not checks.can_claim_draw() and checks.result() == "0-1"
+
+
+def test_pins():
+    # the black rook on e8 shields its king from the red rook: pinned, and
+    # the red rook on e2 likewise from the black one
+    board = Board("4k4/4r4/9/9/9/9/9/4R4/9/4K4 b - - 0 1")
+    assert board.is_pinned(BLACK, S("e8")) and board.pin(BLACK, S("e8")) == [S("e2")]
+    assert board.is_pinned(RED, S("e2")) and board.pin(RED, S("e2")) == [S("e8")]
+    assert not board.is_pinned(RED, S("e8")) and not board.is_pinned(BLACK, S("a0"))
+    # two screens before a cannon: each one is pinned
+    cannon = Board("4k4/9/9/4c4/9/9/4N4/4R4/9/4K4 w - - 0 1")
+    assert cannon.pin(RED, S("e3")) == cannon.pin(RED, S("e2")) == [S("e6")]
+    # a piece on a horse's leg
+    horse = Board("3k5/9/9/9/9/9/9/3n5/3R5/4K4 w - - 0 1")
+    assert horse.pin(RED, S("d1")) == [S("d2")]
+    # the last piece between the kings
+    kings = Board("4k4/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1")
+    assert kings.pin(RED, S("e5")) == [S("e9")]
+
+
+def test_variation_in_wxf_and_chinese():
+    board = Board()
+    moves = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "h0g2")]
+    assert board.variation_wxf(moves) == "1. C2=5 H8+7 2. H2+3"
+    assert board.variation_chinese(moves) == "1. 炮二平五 马８进７ 2. 马二进三"
+    assert board.variation_chinese(moves, traditional=True) == "1. 炮二平五 馬８進７ 2. 傌二進三"
+    with pytest.raises(IllegalMoveError, match="ply 2"):
+        board.variation_wxf([moves[0], moves[0]])
+    assert board.fen() == STARTING_FEN
