@@ -19,7 +19,7 @@ from .piece import Piece
 from .square import *  # noqa: F401,F403  (colours, piece types, squares A0..I9)
 from .square import __all__ as _square_all
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 __all__ = [
     "Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Outcome", "Termination",

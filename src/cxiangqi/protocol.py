@@ -64,7 +64,7 @@ ENGINE_AUTHOR = "the cxiangqi authors"
 
 def engine_name() -> str:
     """``cxiangqi <version>``, as the engine introduces itself."""
-    from . import __version__  # here, not at import: the package imports its parts first
+    from ._version import __version__
     return f"cxiangqi {__version__}"
 
 #: longest input line; a longer one is dropped as a whole
