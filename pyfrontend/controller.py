@@ -787,7 +787,10 @@ class GameController(PollingController):
                 outcome = Outcome(Termination.AGREEMENT, None)
             else:
                 reason = Termination[term] if term in Termination.__members__ else Termination.RESIGNATION
-                outcome = Outcome(reason, RED if result == "1-0" else BLACK)
+                try:
+                    outcome = Outcome(reason, RED if result == "1-0" else BLACK)
+                except ValueError:      # a draw's reason with a winner: the header is wrong
+                    outcome = Outcome(Termination.RESIGNATION, RED if result == "1-0" else BLACK)
         self.outcome = outcome
         self._reset_clocks()
         self._emit("reset")

@@ -45,12 +45,16 @@ def test_push_pop_peek_move_stack():
     assert board.move_stack == []
 
 
-def test_move_stack_is_a_copy_or_list_of_moves():
+def test_move_stack_is_the_list_of_moves_played():
     board = Board()
     board.push_iccs("h2e2")
-    stack = board.move_stack
-    assert isinstance(stack, list)
-    assert all(isinstance(m, Move) for m in stack)
+    board.push(M("h9g7"))
+    assert board.move_stack == [M("h2e2"), M("h9g7")]
+    assert [type(m) for m in board.move_stack] == [Move, Move]
+    board.pop()
+    assert board.move_stack == [M("h2e2")]
+    board.set_fen(STARTING_FEN)
+    assert board.move_stack == []
 
 
 def test_pop_and_peek_on_empty_stack():
@@ -469,9 +473,16 @@ def test_no_outcome_in_play():
     assert not board.is_checkmate() and not board.is_stalemate()
 
 
-def test_outcome_draw_result_string():
-    # Outcome itself formats a draw (used by later repetition rules)
-    assert Outcome(Termination.CHECKMATE, None).result() == "1/2-1/2"
+def test_outcome_result_strings_and_impossible_outcomes():
+    assert Outcome(Termination.REPETITION, None).result() == "1/2-1/2"
+    assert Outcome(Termination.CHECKMATE, RED).result() == "1-0"
+    assert Outcome(Termination.RESIGNATION, BLACK).result() == "0-1"
+    for termination, winner in ((Termination.CHECKMATE, None), (Termination.STALEMATE, None),
+                                (Termination.PERPETUAL_CHECK, None), (Termination.MOVE_LIMIT, RED),
+                                (Termination.AGREEMENT, BLACK), ("checkmate", RED),
+                                (Termination.TIME_FORFEIT, "red")):
+        with pytest.raises(ValueError):
+            Outcome(termination, winner)
 
 
 # ---------------------------------------------------- gives_check, capture

@@ -393,17 +393,34 @@ def test_uci_ponder_waits_for_ponderhit(engine):
     assert Move.from_iccs(bestmove(engine.expect("bestmove", timeout=3))[1]) in Board().legal_moves
 
 
-def test_ucci_ponderhit_draw(engine):
+# Draw offers are judged on positions whose evaluation leaves no doubt: Black
+# without its rooks and horses against Red's full army takes a draw; Red,
+# who is that far ahead, declines it.
+DOWN_A_LOT = "2bakab2/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+LOSING_SIDE = f"{DOWN_A_LOT} b - - 0 1"
+WINNING_SIDE = f"{DOWN_A_LOT} w - - 0 1"
+
+
+@pytest.mark.parametrize("fen, accepts", [(LOSING_SIDE, True), (WINNING_SIDE, False)],
+                         ids=["losing-accepts", "winning-declines"])
+def test_ucci_go_draw(engine, fen, accepts):
     handshake(engine, "ucci")
-    # Black to move after the central cannon, a little worse: it takes a draw
-    engine.send("position startpos moves h2e2", "go ponder time 200 increment 0")
+    engine.send(f"position fen {fen}", "go draw depth 3")
+    words = bestmove(engine.expect("bestmove", timeout=10))
+    assert Move.from_iccs(words[1]) in Board(fen).legal_moves
+    assert ("draw" in words) == accepts, words
+
+
+@pytest.mark.parametrize("fen, accepts", [(LOSING_SIDE, True), (WINNING_SIDE, False)],
+                         ids=["losing-accepts", "winning-declines"])
+def test_ucci_ponderhit_draw(engine, fen, accepts):
+    handshake(engine, "ucci")
+    engine.send(f"position fen {fen}", "go ponder time 200 increment 0")
     engine.quiet_for(0.3)
     engine.send("ponderhit draw")
-    words = bestmove(engine.expect("bestmove", timeout=3))
-    board = Board()
-    board.push_iccs("h2e2")
-    assert Move.from_iccs(words[1]) in board.legal_moves
-    assert "draw" in words
+    words = bestmove(engine.expect("bestmove", timeout=10))
+    assert Move.from_iccs(words[1]) in Board(fen).legal_moves
+    assert ("draw" in words) == accepts, words
 
 
 def test_commands_during_a_search_keep_their_order(engine):

@@ -374,3 +374,35 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
     result = Engine(hash_mb=4).search(board, Limit(depth=3))
     assert board.is_legal(result.move)
     assert board.outcome() is not None          # far past the move limit: a draw
+
+
+# --- bench and the levels' randomness window --------------------------------------------------
+
+def test_bench_is_a_signature():
+    from cxiangqi.engine import BENCH_FENS, bench
+    first = bench(depth=2, hash_mb=1)
+    again = bench(depth=2, hash_mb=1)
+    assert first["nodes"] == again["nodes"] > len(BENCH_FENS)       # deterministic
+    assert first["seconds"] > 0 and first["nps"] == pytest.approx(first["nodes"] / first["seconds"])
+    assert bench(depth=3, hash_mb=1)["nodes"] > first["nodes"]
+
+
+def test_randomness_picks_only_within_its_window():
+    from cxiangqi.engine import Level
+    board = Board()
+    window = 40
+    level = Level("window", depth=3, movetime=None, nodes=None, randomness=window)
+    exact = Engine(hash_mb=4).analyse(board, Limit(depth=3), multipv=4, level=level)
+    best = exact[0].score
+    allowed = {r.move for r in exact if r.score >= best - window}
+    picks = set()
+    for seed in range(16):
+        result = Engine(hash_mb=4, seed=seed, level=level).search(board, Limit(depth=3))
+        assert result.move in allowed, (result.move, result.score, best)
+        assert result.score >= best - window
+        picks.add(result.move)
+    assert len(picks) > 1                    # it does vary within the window
+    # no window: the best move every time
+    strict = Level("strict", depth=3, movetime=None, nodes=None, randomness=0)
+    assert {Engine(hash_mb=4, seed=s, level=strict).search(board, Limit(depth=3)).move
+            for s in range(4)} == {exact[0].move}

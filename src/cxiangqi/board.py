@@ -61,12 +61,28 @@ class Termination(enum.Enum):
     """A player ran out of time (set by game front ends)."""
 
 
+_DRAWS = frozenset({Termination.REPETITION, Termination.MOVE_LIMIT,
+                    Termination.INSUFFICIENT_MATERIAL, Termination.AGREEMENT})
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the reason and the winner (None for a draw)."""
+    """How a game ended: the reason and the winner (None for a draw).
+    ValueError for a pair that cannot be: a draw with a winner, or a
+    checkmate, resignation, ... without one."""
 
     termination: Termination
     winner: Optional[Color]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.termination, Termination):
+            raise ValueError(f"termination must be a Termination, got {self.termination!r}")
+        if self.termination in _DRAWS:
+            if self.winner is not None:
+                raise ValueError(f"{self.termination.name} is a draw: the winner must be None")
+        elif self.winner not in (RED, BLACK):
+            raise ValueError(f"{self.termination.name} has a winner (RED or BLACK), "
+                             f"got {self.winner!r}")
 
     def result(self) -> str:
         """``"1-0"`` (Red won), ``"0-1"`` (Black won) or ``"1/2-1/2"``."""
