@@ -266,7 +266,10 @@ def _add(game: Game, node: GameNode, board: Board, squares: Tuple[int, int], bra
 
 
 def _read_text(source: Any) -> str:
-    if isinstance(source, str) and "[DhtmlXQ" in source:
+    # a str is page text when it has a block, or when it cannot be a path
+    # (several lines, markup, very long); otherwise it names a file
+    if isinstance(source, str) and ("[DhtmlXQ" in source or "\n" in source or "<" in source
+                                    or "[" in source or len(source) > 4096):
         return source
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:
