@@ -406,3 +406,16 @@ def test_randomness_picks_only_within_its_window():
     strict = Level("strict", depth=3, movetime=None, nodes=None, randomness=0)
     assert {Engine(hash_mb=4, seed=s, level=strict).search(board, Limit(depth=3)).move
             for s in range(4)} == {exact[0].move}
+
+
+def test_bad_search_arguments_are_refused():
+    engine = Engine(hash_mb=1)
+    with pytest.raises(TypeError, match="banmoves"):
+        engine.search(Board(), Limit(depth=1), banmoves=["h2e2"])
+    with pytest.raises(TypeError, match="Limit"):
+        engine.search(Board(), {"depth": 1})
+    for multipv in (0, -1, 1.5, 2 ** 70 + 0.5):
+        with pytest.raises(ValueError, match="multipv"):
+            engine.analyse(Board(), Limit(depth=1), multipv=multipv)
+    # a huge multipv is just 'every line'
+    assert len(engine.analyse(Board(), Limit(depth=1), multipv=2 ** 70)) == 44

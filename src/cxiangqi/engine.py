@@ -219,7 +219,11 @@ class Engine:
         multipv = _checks.integer(multipv, "multipv", 1)
         lvl = self.level if level is None else level_named(level)
         depth, nodes, soft, hard = self._budget(limit, lvl, board.turn)
-        banned = [m.from_square * 90 + m.to_square for m in banmoves]
+        banned = []
+        for m in banmoves:
+            if not isinstance(m, Move):
+                raise TypeError(f"banmoves must be Moves, got {type(m).__name__}")
+            banned.append(m.from_square * 90 + m.to_square)
         fired: List[bool] = []
         if limit is not None and limit.mate is not None:
             on_info = self._mate_watch(limit.mate, on_info, fired)
