@@ -1023,3 +1023,18 @@ def test_variation_in_wxf_and_chinese():
     with pytest.raises(IllegalMoveError, match="ply 2"):
         board.variation_wxf([moves[0], moves[0]])
     assert board.fen() == STARTING_FEN
+
+
+def test_setting_a_counter_is_an_edit_that_clears_the_stack():
+    # found by the fuzz run: fullmove_number = 1 after Black's move, then
+    # pop, left the fullmove number at 0 (a FEN that does not read back)
+    board = Board()
+    board.push_iccs("h2e2")
+    board.push_iccs("h9g7")
+    board.fullmove_number = 1
+    assert board.move_stack == [] and board.fen().endswith(" 2 1")
+    with pytest.raises(IndexError):
+        board.pop()
+    board.push_iccs("h0g2")
+    board.halfmove_clock = 0
+    assert board.move_stack == [] and Board(board.fen()).fen() == board.fen()

@@ -255,8 +255,11 @@ class Board:
 
     @halfmove_clock.setter
     def halfmove_clock(self, value: int) -> None:
-        """ValueError unless 0..MAX_COUNTER (1,000,000)."""
-        self._core.halfmove = _checks.integer(value, "halfmove clock", 0, MAX_COUNTER)
+        """ValueError unless 0..MAX_COUNTER (1,000,000).  Like any edit, it
+        clears the move stack (a pop could not restore what was set)."""
+        value = _checks.integer(value, "halfmove clock", 0, MAX_COUNTER)
+        self._edited()
+        self._core.halfmove = value
 
     @property
     def fullmove_number(self) -> int:
@@ -265,8 +268,12 @@ class Board:
 
     @fullmove_number.setter
     def fullmove_number(self, value: int) -> None:
-        """ValueError unless 1..MAX_COUNTER (1,000,000)."""
-        self._core.fullmove = _checks.integer(value, "fullmove number", 1, MAX_COUNTER)
+        """ValueError unless 1..MAX_COUNTER (1,000,000).  Like any edit, it
+        clears the move stack: popping a move made before it would count the
+        set number down (to 0, which no FEN allows)."""
+        value = _checks.integer(value, "fullmove number", 1, MAX_COUNTER)
+        self._edited()
+        self._core.fullmove = value
 
     def piece_at(self, square: Square) -> Optional[Piece]:
         k = self._core.kind_at(_checks.square(square))
