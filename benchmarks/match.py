@@ -495,13 +495,16 @@ def play_game(red: Player, black: Player, opening: Sequence[str] = (), *, number
         side = board.turn
         player, other = players[side], players[not side]
         if player.clock is not None:
-            limit = Limit(time=max(0.0, clocks[side]), inc=player.clock.inc or None)
+            # both clocks, as a GUI sends them (the engine may use the other)
+            other_inc = other.clock.inc if other.clock else None
+            red_clock, black_clock = (clocks[RED], clocks[BLACK])
+            limit = Limit(red_clock=max(0.0, red_clock) if red_clock is not None else None,
+                          black_clock=max(0.0, black_clock) if black_clock is not None else None,
+                          red_inc=(player.clock.inc if side == RED else other_inc) or None,
+                          black_inc=(player.clock.inc if side == BLACK else other_inc) or None)
         else:
             limit = player.limit
         kwargs: Dict[str, Any] = {}
-        if clocks[not side] is not None:
-            kwargs["opponent_time"] = max(0.0, clocks[not side])
-            kwargs["opponent_inc"] = other.clock.inc if other.clock else None
         t0 = time.monotonic()
         try:
             player.start()

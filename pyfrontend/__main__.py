@@ -14,6 +14,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="cxiangqi", description="中国象棋 — Chinese chess (xiangqi)")
     parser.add_argument("pgn", nargs="?", help="a PGN game to open")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the labels")
+    from cxiangqi import __version__
+    parser.add_argument("--version", action="version", version=f"cxiangqi {__version__}")
     args = parser.parse_args(argv)
     try:
         import tkinter

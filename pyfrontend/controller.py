@@ -10,8 +10,8 @@ come back through a queue that ``poll()`` empties (the view calls it from
 Clocks (optional): a time control is a base time and an increment per move
 in seconds (``parse_time_control("5+3")`` is 5 minutes + 3 seconds).  The
 clock of the side to move runs whenever the game is on, also while the
-computer thinks (its search gets the remaining time as
-``Limit(time=..., inc=...)``) and while a position is reviewed; it stops
+computer thinks (its search gets both clocks as
+``Limit(red_clock=..., black_clock=..., red_inc=..., black_inc=...)``) and while a position is reviewed; it stops
 when the game ends or computer vs computer is paused.  A clock that reaches
 zero ends the game: ``Outcome(Termination.TIME_FORFEIT, winner)``.  Undo and
 redo keep it simple: the clocks go on as they are (no time is refunded or
@@ -712,8 +712,10 @@ class GameController(PollingController):
         self._gen += 1
         task = _Task(kind, self._gen, color, self.board.copy(), level)
         if kind == "move" and self.time_control is not None:
-            left = max(0.05, self.remaining(color) or 0.0)
-            task.limit = Limit(time=left, inc=self.time_control[1])
+            inc = self.time_control[1]
+            task.limit = Limit(red_clock=max(0.05, self.remaining(RED) or 0.0),
+                               black_clock=max(0.05, self.remaining(BLACK) or 0.0),
+                               red_inc=inc, black_inc=inc)
         if level != EXTERNAL:
             # a stop() meant for an earlier search must not end this one
             self._engine_for().clear_stop()
@@ -742,7 +744,7 @@ class GameController(PollingController):
                     self._queue.put(("book", task.gen, book_move, None))
                     return
                 if task.kind == "hint":
-                    result = engine.analyse(task.board, Limit(movetime=1.0), 1, on_info=on_info,
+                    result = engine.analyse(task.board, Limit(time=1.0), 1, on_info=on_info,
                                             level=task.level, clear_stop=False)[0]
                 elif task.kind == "ponder":
                     result = engine.search(task.board, task.limit, on_info=on_info,
@@ -789,11 +791,9 @@ class GameController(PollingController):
         if self._external is None:
             self._external = ExternalEngine.popen(self.settings.external_engine,
                                                   self.settings.external_protocol or "auto")
-        if task.limit is not None and task.limit.time is not None:
-            other = self.remaining(not task.color)
-            return self._external.play(task.board, task.limit, opponent_time=other,
-                                       opponent_inc=task.limit.inc)
-        return self._external.play(task.board, Limit(movetime=1.0))
+        if task.limit is not None:
+            return self._external.play(task.board, task.limit)
+        return self._external.play(task.board, Limit(time=1.0))
 
     def _cancel(self) -> None:
         """Stops a running search; its answer will be dropped."""
@@ -949,7 +949,10 @@ class GameController(PollingController):
                 outcome = Outcome(Termination.AGREEMENT, None)
             else:
                 reason = Termination[term] if term in Termination.__members__ else Termination.RESIGNATION
-                outcome = Outcome(reason, RED if result == "1-0" else BLACK)
+                try:
+                    outcome = Outcome(reason, RED if result == "1-0" else BLACK)
+                except ValueError:      # a draw's reason with a winner: the header is wrong
+                    outcome = Outcome(Termination.RESIGNATION, RED if result == "1-0" else BLACK)
         self.outcome = outcome
         self._reset_clocks()
         self._emit("reset")

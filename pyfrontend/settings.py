@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import warnings
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Dict, Optional
+
+from cxiangqi.files import atomic_write_text as _atomic_write_text
 
 LEVEL_NAMES = ("easy", "normal", "hard") + tuple(str(n) for n in range(1, 11))
 # levels at which pondering is off unless the player turns it on: a beginner's
@@ -131,16 +132,8 @@ class Settings:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Writes text to a temporary file next to `path`, then renames it over."""
+    """Writes text (UTF-8) to `path` atomically, creating its directory:
+    cxiangqi.files.atomic_write (fsync, the file's permissions kept, a
+    symbolic link written through)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    _atomic_write_text(path, text)

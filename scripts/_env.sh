@@ -3,7 +3,8 @@
 # It provides:
 #   ensure_debian_packages   install the Debian packages listed in APT_NEEDS that are missing
 #   ensure_venv FRESH        create $VENV (re-create it when FRESH is 1)
-#   install_cxiangqi         build and install the package (".[test]") into $VENV, for real
+#   install_cxiangqi         build and install the package (".[test]") into $VENV, for real;
+#                            skipped when nothing changed since the last install there
 #   check_installed_import   make sure `import cxiangqi` finds the installed copy, not src/
 #
 # Environment it reads:
@@ -37,9 +38,19 @@ APT_NEEDS=(
     "xdotool|command -v xdotool"
     "imagemagick|command -v import"
     "python3-tk|\"\$PYTHON\" -c 'import tkinter'"
-    "fonts-arphic-ukai|fc-list 2>/dev/null | grep -qi ukai"
-    "fonts-wqy-zenhei|fc-list 2>/dev/null | grep -qi 'wenquanyi zen hei'"
+    "fonts-arphic-ukai|have_font ukai"
+    "fonts-wqy-zenhei|have_font 'wenquanyi zen hei'"
 )
+
+# Succeeds when an installed font's name contains PATTERN (any case).  The
+# font list is captured first and then searched: piping fc-list into
+# `grep -q` under `set -o pipefail` fails whenever grep stops reading early
+# and fc-list dies of SIGPIPE, which made the check fail about half the time.
+have_font() {
+    local fonts
+    fonts="$(fc-list 2>/dev/null)" || return 1
+    grep -qi -- "$1" <<<"$fonts"
+}
 
 ensure_debian_packages() {
     local entry pkg check missing=()
@@ -89,7 +100,18 @@ ensure_venv() {
 # runs), and removed again after a debug build.
 install_cxiangqi() {
     local fresh="$1" mode=release stamp="$REPO_ROOT/build/.cxiangqi-build-mode"
+    local installed="$VENV/.cxiangqi-installed" want
     case "${CXIANGQI_DEBUG:-}" in ""|0) ;; *) mode=debug ;; esac
+    # Nothing changed since the last install into this venv (same sources,
+    # same build mode, same Python, and the package still imports): skip
+    # the rebuild, so that a second `scripts/play.sh` starts at once.
+    want="$mode $(source_fingerprint)"
+    if [ "$fresh" != 1 ] && [ -f "$installed" ] && [ "$(cat "$installed")" = "$want" ] \
+        && (cd / && "$VPY" -c 'import cxiangqi._core' >/dev/null 2>&1); then
+        say "cxiangqi ($mode build) is up to date in $VENV"
+        return 0
+    fi
+    rm -f "$installed"
     if [ "$fresh" = 1 ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$mode" ]; then
         rm -rf "$REPO_ROOT/build"
     fi
@@ -103,6 +125,23 @@ install_cxiangqi() {
         mkdir -p "$REPO_ROOT/build"
         echo "$mode" >"$stamp"
     fi
+    echo "$want" >"$installed"
+}
+
+# A checksum of everything the installed package is built from (not of the
+# files the build itself writes into src/: .c, .so, .html).
+source_fingerprint() {
+    local paths=() p
+    for p in src pyfrontend setup.py pyproject.toml MANIFEST.in README.md; do
+        [ -e "$REPO_ROOT/$p" ] && paths+=("$p")
+    done
+    (cd "$REPO_ROOT" && {
+        "$VPY" -c 'import sys; print(sys.version)' || true
+        find "${paths[@]}" -type f \
+            \( -name '*.py' -o -name '*.pyx' -o -name '*.pxd' -o -name '*.pyi' \
+               -o -name '*.wav' -o -name '*.toml' -o -name '*.in' -o -name '*.md' \
+               -o -name 'py.typed' \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    } | sha256sum | cut -d' ' -f1) || echo unknown
 }
 
 # Print where cxiangqi is imported from; fail if it is the source tree.

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 
 import pytest
 
 from conftest import positions
+from cxiangqi.fen import parse_fen
 
 from cxiangqi import (A0, ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, RED, ROOK,
-                      STARTING_FEN, Board, IllegalMoveError, InvalidMoveError, Move,
+                      STARTING_FEN, Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move,
                       Outcome, Piece, Termination, parse_square)
 
 S = parse_square
@@ -43,12 +45,16 @@ def test_push_pop_peek_move_stack():
     assert board.move_stack == []
 
 
-def test_move_stack_is_a_copy_or_list_of_moves():
+def test_move_stack_is_the_list_of_moves_played():
     board = Board()
     board.push_iccs("h2e2")
-    stack = board.move_stack
-    assert isinstance(stack, list)
-    assert all(isinstance(m, Move) for m in stack)
+    board.push(M("h9g7"))
+    assert board.move_stack == [M("h2e2"), M("h9g7")]
+    assert [type(m) for m in board.move_stack] == [Move, Move]
+    board.pop()
+    assert board.move_stack == [M("h2e2")]
+    board.set_fen(STARTING_FEN)
+    assert board.move_stack == []
 
 
 def test_pop_and_peek_on_empty_stack():
@@ -467,9 +473,16 @@ def test_no_outcome_in_play():
     assert not board.is_checkmate() and not board.is_stalemate()
 
 
-def test_outcome_draw_result_string():
-    # Outcome itself formats a draw (used by later repetition rules)
-    assert Outcome(Termination.CHECKMATE, None).result() == "1/2-1/2"
+def test_outcome_result_strings_and_impossible_outcomes():
+    assert Outcome(Termination.REPETITION, None).result() == "1/2-1/2"
+    assert Outcome(Termination.CHECKMATE, RED).result() == "1-0"
+    assert Outcome(Termination.RESIGNATION, BLACK).result() == "0-1"
+    for termination, winner in ((Termination.CHECKMATE, None), (Termination.STALEMATE, None),
+                                (Termination.PERPETUAL_CHECK, None), (Termination.MOVE_LIMIT, RED),
+                                (Termination.AGREEMENT, BLACK), ("checkmate", RED),
+                                (Termination.TIME_FORFEIT, "red")):
+        with pytest.raises(ValueError):
+            Outcome(termination, winner)
 
 
 # ---------------------------------------------------- gives_check, capture
@@ -716,3 +729,313 @@ def test_empty_board_with_pieces_added():
     assert board.zobrist_hash() == Board(board.fen()).zobrist_hash()
     assert board.legal_moves.count() == 14  # rook 9 + 3 along rank 0, king e1 f0 (d0 faces)
     assert board.perft(2) == Board(board.fen()).perft(2)
+
+
+# ------------------------------------------------------------ range checks at the boundary
+
+@pytest.mark.parametrize("value", [-1, 2 ** 31 - 1, 2 ** 31, 2 ** 64, 10 ** 6 + 1, 1.5, "3", None,
+                                   True])
+def test_halfmove_clock_out_of_range_is_a_value_error(value):
+    board = Board()
+    with pytest.raises(ValueError, match="halfmove clock"):
+        board.halfmove_clock = value
+    assert board.halfmove_clock == 0 and board.fen() == STARTING_FEN
+
+
+@pytest.mark.parametrize("value", [0, -1, 2 ** 31, 10 ** 6 + 1, 2.0])
+def test_fullmove_number_out_of_range_is_a_value_error(value):
+    board = Board()
+    with pytest.raises(ValueError, match="fullmove number"):
+        board.fullmove_number = value
+    assert board.fullmove_number == 1
+
+
+def test_counters_at_their_limit_refuse_the_move_that_would_pass_it():
+    board = Board()
+    board.halfmove_clock = 1_000_000
+    with pytest.raises(ValueError, match="halfmove clock would pass"):
+        board.push_iccs("h2e2")
+    assert board.fen().endswith(" 1000000 1") and board.move_stack == []
+    # a capture resets the clock, so it may be played
+    board = Board("4k4/9/9/9/4p4/4R4/9/9/9/3K5 w - - 1000000 7")
+    board.push_iccs("e4e5")
+    assert board.halfmove_clock == 0
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1000000")
+    with pytest.raises(ValueError, match="fullmove number would pass"):
+        board.push_iccs("e9e8")
+    # every board a push can reach writes a FEN that reads back
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 999999 999999")
+    board.push_iccs("d0d1")
+    assert Board(board.fen()).fen() == board.fen()
+
+
+@pytest.mark.parametrize("square", [-1, 90, 2 ** 31, 2 ** 70, 1.0, "a0", None])
+def test_squares_out_of_range_are_value_errors(square):
+    board = Board()
+    for call in (lambda: board.piece_at(square), lambda: board.piece_type_at(square),
+                 lambda: board.remove_piece_at(square),
+                 lambda: board.set_piece_at(square, Piece(PAWN, RED)),
+                 lambda: board.attackers(RED, square), lambda: board.is_attacked_by(RED, square)):
+        with pytest.raises(ValueError, match="square"):
+            call()
+    assert board.fen() == STARTING_FEN
+
+
+@pytest.mark.parametrize("depth", [-1, 65, 2 ** 31, 2 ** 70, 2.0])
+def test_perft_depth_out_of_range_is_a_value_error(depth):
+    with pytest.raises(ValueError, match="perft depth"):
+        Board().perft(depth)
+    with pytest.raises(ValueError, match="perft depth"):
+        Board().perft_divide(depth)
+
+
+# ------------------------------------------------------------ validate=False, is_valid()
+
+@pytest.mark.parametrize("fen, piece", [
+    # issue 11: each of these made two queries disagree
+    ("3k5/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1", "red elephant on c5 is across the river"),
+    ("9/9/9/9/9/9/9/9/9/2kAK4 w - - 0 1", "black king on c0 is outside its palace"),
+    ("4K4/9/2b6/9/9/9/9/9/9/3k5 w - - 0 1", "red king on e9 is outside its palace"),
+    ("3k5/9/9/9/9/9/9/9/4a4/4K4 w - - 0 1", "black advisor on e1 is outside its palace"),
+])
+def test_validate_false_refuses_what_no_board_can_hold(fen, piece):
+    with pytest.raises(InvalidFenError, match=piece):
+        Board(fen, validate=False)
+    # the same pieces put there by hand
+    board = Board.empty()
+    with pytest.raises(ValueError, match=piece):
+        for sq, pc in parse_fen(fen).placement:
+            board.set_piece_at(sq, pc)
+
+
+@pytest.mark.parametrize("fen, why", [
+    ("3k5/9/9/9/9/9/9/9/9/9 w - - 0 1", "king is missing"),
+    ("3k5/9/9/9/9/9/9/9/3A5/3K5 w - - 0 1", "advisor"),          # d1 is not an advisor point
+    ("3k5/9/9/9/9/9/9/9/9/3KB4 w - - 0 1", "elephant"),          # e0 is not an elephant point
+    ("3k5/9/9/9/9/9/9/9/P8/3K5 w - - 0 1", "pawn"),              # behind its start
+    ("3k5/3R5/9/9/9/9/9/9/9/4K4 w - - 0 1", "in check"),         # black in check, red to move
+])
+def test_validate_false_accepts_positions_no_game_reaches(fen, why):
+    with pytest.raises(InvalidFenError, match=why):
+        Board(fen)
+    board = Board(fen, validate=False)
+    assert board.fen() == fen
+    assert not board.is_valid()
+    assert repr(board) == f"Board({fen!r}, validate=False)"
+    _assert_queries_agree(board)
+
+
+def test_is_valid():
+    assert Board().is_valid()
+    assert not Board.empty().is_valid()
+    board = Board()
+    board.remove_piece_at(S("a0"))
+    assert board.is_valid()              # a missing rook is fine
+    board.remove_piece_at(S("c0"))
+    board.set_piece_at(S("e4"), Piece(ELEPHANT, RED))
+    assert not board.is_valid()          # e4 is no elephant point
+
+
+def _assert_queries_agree(board: Board) -> None:
+    """One definition of legality and check on any board."""
+    legal = list(board.legal_moves)
+    assert len(legal) == len(set(legal)) == len(board.legal_moves) \
+        == board.legal_moves.count() == board.perft(1)
+    pushed = []
+    for move in board.pseudo_legal_moves:
+        assert board.is_pseudo_legal(move)
+        after = board.copy()
+        try:
+            after.push(move)
+        except IllegalMoveError:
+            assert not board.is_legal(move)
+            continue
+        pushed.append(move)
+        assert board.is_legal(move)
+        assert board.gives_check(move) == after.is_check()
+    assert set(pushed) == set(legal)
+    assert board.is_check() == bool(board.checkers())
+    assert board.is_checkmate() == (board.is_check() and not legal)
+    assert board.is_stalemate() == (not board.is_check() and not legal)
+
+
+def _random_board(rng: random.Random) -> Board:
+    """Pieces anywhere a board can hold them (kings and advisors in their
+    palace, elephants on their side), a king sometimes missing."""
+    board = Board.empty()
+    counts = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2, PAWN: 5}
+    for color in (RED, BLACK):
+        for pt, most in counts.items():
+            n = rng.randint(0, most) if pt != KING else int(rng.random() < 0.9)
+            for _ in range(n):
+                sq = rng.randrange(90)
+                if board.piece_at(sq) is None:
+                    try:
+                        board.set_piece_at(sq, Piece(pt, color))
+                    except ValueError:
+                        pass            # not a point this piece can stand on: skipped
+    board.turn = rng.random() < 0.5
+    return board
+
+
+def test_every_query_agrees_on_random_boards():
+    rng = random.Random(zlib.crc32(b"validate=False"))
+    for _ in range(300):
+        board = _random_board(rng)
+        _assert_queries_agree(board)
+        assert Board(board.fen(), validate=False) == board
+
+
+def test_history_keys_and_checks():
+    board = Board("4k4/R8/9/9/9/9/9/9/8r/3K5 w - - 0 1")
+    assert board.history_keys() == [board.zobrist_hash()]
+    for m in ("a8a9", "e9e8", "a9a8", "e8e9"):
+        board.push_iccs(m)
+    keys = board.history_keys()
+    assert len(keys) == 5 and keys[0] == keys[-1] == board.zobrist_hash()
+    assert board.history_checks() == [False, True, False, True, False]
+    board.push_iccs("a8a7")          # no capture: the history goes on
+    assert len(board.history_keys()) == 6
+    capture = Board("4k4/9/9/9/9/9/9/r8/R8/3K5 w - - 0 1")
+    capture.push_iccs("a1a2")
+    assert capture.history_keys() == [capture.zobrist_hash()]   # a capture starts it again
+
+
+# ------------------------------------------------------------ python-chess habits
+
+def test_piece_map_and_set_piece_map():
+    board = Board()
+    pieces = board.piece_map()
+    assert len(pieces) == 32 and pieces[S("e0")] == Piece(KING, RED)
+    board.push_iccs("h2e2")
+    other = Board.empty()
+    other.set_piece_map(pieces)
+    assert other.board_fen() == Board().board_fen() and other.move_stack == []
+    board.set_piece_map({S("e0"): Piece(KING, RED), S("d9"): Piece(KING, BLACK)})
+    assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 b - - 1 1" and board.move_stack == []
+    for bad in ({S("e5"): Piece(KING, RED)}, {90: Piece(PAWN, RED)},
+                {sq: Piece(ROOK, RED) for sq in range(3)}):
+        with pytest.raises(ValueError):
+            board.set_piece_map(bad)
+        assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 b - - 1 1"    # unchanged
+
+
+def test_set_board_fen_keeps_turn_and_counters():
+    board = Board("3k5/9/9/9/9/9/9/9/9/4K4 b - - 7 12")
+    board.set_board_fen("4k4/9/9/9/9/9/9/9/9/3K5")
+    assert board.fen() == "4k4/9/9/9/9/9/9/9/9/3K5 b - - 7 12"
+    for bad in ("4k4/9/9", "4k4/9/9/9/9/9/9/9/9/3K5 w", "4K4/9/9/9/9/9/9/9/9/3k5", None):
+        with pytest.raises(InvalidFenError):
+            board.set_board_fen(bad)
+    assert board.fen() == "4k4/9/9/9/9/9/9/9/9/3K5 b - - 7 12"
+
+
+def test_mirror_swaps_colours_and_ranks():
+    board = Board()
+    board.push_iccs("h2e2")
+    mirrored = board.mirror()
+    assert mirrored.fen() == "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1 1"
+    assert mirrored.move_stack == [] and mirrored.mirror().board_fen() == board.board_fen()
+    # the same position for the other colour: the moves correspond
+    flip = {m.iccs()[0] + str(9 - int(m.iccs()[1])) + m.iccs()[2] + str(9 - int(m.iccs()[3]))
+            for m in board.legal_moves}
+    assert flip == {m.iccs() for m in mirrored.legal_moves}
+
+
+def test_the_evaluation_is_colour_symmetric():
+    # the engine sees a position and its mirror alike (the static evaluation,
+    # side to move's view; a selective search may differ in its tree, since
+    # move order decides what it prunes: tests/test_eval.py has more)
+    from cxiangqi._search import Searcher
+    searcher = Searcher(1)
+    rng = random.Random(zlib.crc32(b"mirror"))
+    for p in rng.sample([p for p in positions() if p["n_legal"] > 0], 200):
+        board = Board(p["fen"])
+        assert searcher.evaluate(board._core) == searcher.evaluate(board.mirror()._core), p["fen"]
+
+
+def test_transform_flips_left_and_right():
+    from cxiangqi import flip_horizontal, flip_vertical
+    board = Board("3k5/9/9/9/9/9/9/9/1R7/4K4 w - - 3 9")
+    assert board.transform(flip_horizontal).fen() == "5k3/9/9/9/9/9/9/9/7R1/4K4 w - - 3 9"
+    assert Board().transform(flip_horizontal).board_fen() == Board().board_fen()
+    with pytest.raises(ValueError):
+        Board().transform(flip_vertical)           # kings would leave their palaces
+    with pytest.raises(ValueError):
+        Board().transform(lambda sq: 0)            # every piece on a0
+
+
+def test_ply_result_find_move_clear_stack():
+    board = Board()
+    assert board.ply() == 0 and board.result() == "*"
+    board.push(board.find_move(S("h2"), S("e2")))
+    assert board.ply() == 1
+    with pytest.raises(IllegalMoveError):
+        board.find_move(S("h2"), S("e2"))
+    board.clear_stack()
+    assert board.move_stack == [] and board.ply() == 1
+    with pytest.raises(IndexError):
+        board.pop()
+    mated = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")
+    assert mated.result() == "1-0"
+
+
+def test_can_claim_draw_only_for_a_plain_repetition():
+    # horses going back and forth: a third occurrence with no check or chase
+    board = Board()
+    assert not board.can_claim_draw()
+    for _ in range(2):
+        for m in ("h0g2", "h9g7", "g2h0", "g7h9"):
+            board.push_iccs(m)
+    assert board.can_claim_draw() and board.result() == "*"
+    assert board.result(claim_draw=True) == "1/2-1/2"
+    # perpetual check is no draw: the checker loses, nothing to claim
+    checks = Board("4k4/R8/9/9/9/9/9/9/8r/3K5 w - - 0 1")
+    for _ in range(2):
+        for m in ("a8a9", "e9e8", "a9a8", "e8e9"):
+            checks.push_iccs(m)
+    assert not checks.can_claim_draw() and checks.result() == "0-1"
+
+
+def test_pins():
+    # the black rook on e8 shields its king from the red rook: pinned, and
+    # the red rook on e2 likewise from the black one
+    board = Board("4k4/4r4/9/9/9/9/9/4R4/9/4K4 b - - 0 1")
+    assert board.is_pinned(BLACK, S("e8")) and board.pin(BLACK, S("e8")) == [S("e2")]
+    assert board.is_pinned(RED, S("e2")) and board.pin(RED, S("e2")) == [S("e8")]
+    assert not board.is_pinned(RED, S("e8")) and not board.is_pinned(BLACK, S("a0"))
+    # two screens before a cannon: each one is pinned
+    cannon = Board("4k4/9/9/4c4/9/9/4N4/4R4/9/4K4 w - - 0 1")
+    assert cannon.pin(RED, S("e3")) == cannon.pin(RED, S("e2")) == [S("e6")]
+    # a piece on a horse's leg
+    horse = Board("3k5/9/9/9/9/9/9/3n5/3R5/4K4 w - - 0 1")
+    assert horse.pin(RED, S("d1")) == [S("d2")]
+    # the last piece between the kings
+    kings = Board("4k4/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1")
+    assert kings.pin(RED, S("e5")) == [S("e9")]
+
+
+def test_variation_in_wxf_and_chinese():
+    board = Board()
+    moves = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "h0g2")]
+    assert board.variation_wxf(moves) == "1. C2=5 H8+7 2. H2+3"
+    assert board.variation_chinese(moves) == "1. 炮二平五 马８进７ 2. 马二进三"
+    assert board.variation_chinese(moves, traditional=True) == "1. 炮二平五 馬８進７ 2. 傌二進三"
+    with pytest.raises(IllegalMoveError, match="ply 2"):
+        board.variation_wxf([moves[0], moves[0]])
+    assert board.fen() == STARTING_FEN
+
+
+def test_setting_a_counter_is_an_edit_that_clears_the_stack():
+    # found by the fuzz run: fullmove_number = 1 after Black's move, then
+    # pop, left the fullmove number at 0 (a FEN that does not read back)
+    board = Board()
+    board.push_iccs("h2e2")
+    board.push_iccs("h9g7")
+    board.fullmove_number = 1
+    assert board.move_stack == [] and board.fen().endswith(" 2 1")
+    with pytest.raises(IndexError):
+        board.pop()
+    board.push_iccs("h0g2")
+    board.halfmove_clock = 0
+    assert board.move_stack == [] and Board(board.fen()).fen() == board.fen()

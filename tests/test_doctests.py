@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 MODULES = ["cxiangqi", "cxiangqi.board", "cxiangqi.move", "cxiangqi.piece", "cxiangqi.square",
-           "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn", "cxiangqi.book"]
+           "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn",
+           "cxiangqi.limit", "cxiangqi._wire", "cxiangqi._checks", "cxiangqi.dhtmlxq",
+           "cxiangqi.files", "cxiangqi.book"]
 
 
 @pytest.mark.parametrize("name", MODULES)

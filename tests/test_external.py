@@ -11,7 +11,7 @@ import pytest
 
 from cxiangqi import Board, Move
 from cxiangqi.engine import Limit
-from cxiangqi.external import (EngineError, EngineTerminatedError, EngineTimeoutError,
+from cxiangqi.external import (_budget, EngineError, EngineTerminatedError, EngineTimeoutError,
                                ExternalEngine, IllegalEngineMoveError)
 
 ENGINE = [sys.executable, "-m", "cxiangqi.protocol"]
@@ -68,12 +68,42 @@ def test_play_gives_a_legal_move_with_info(ours):
 
 
 def test_play_under_each_kind_of_limit(ours):
+    board = game("b0c2")   # Black to move: black_clock is the one that counts
+    for limit in (Limit(time=0.05), Limit(movetime=0.05), Limit(nodes=2000), Limit(nodes=0),
+                  Limit(depth=2), Limit(mate=1, depth=2),
+                  Limit(red_clock=3600, black_clock=1.0, red_inc=0.01, black_inc=0.01),
+                  Limit(red_clock=3600, black_clock=2.0, remaining_moves=10)):
+        # each answer comes within the time the client allows for the limit
+        # (an engine that ignored the black clock would think for minutes)
+        assert ours.play(board, limit, timeout=30).move in board.legal_moves, limit
+
+
+@pytest.mark.parametrize("limit, uci, ucci", [
+    (Limit(time=0.25), "go movetime 250", "go time 250 movestogo 1"),
+    (Limit(depth=5), "go depth 5", "go depth 5"),
+    (Limit(nodes=1000), "go nodes 1000", "go nodes 1000"),
+    (Limit(mate=3), "go mate 3", "go depth 6"),
+    (Limit(red_clock=60, black_clock=30, red_inc=1, black_inc=2),
+     "go wtime 60000 btime 30000 winc 1000 binc 2000",
+     "go time 30000 increment 2000 opptime 60000 oppincrement 1000"),
+    (Limit(red_clock=60, black_clock=30, remaining_moves=7),
+     "go wtime 60000 btime 30000 movestogo 7", "go time 30000 movestogo 7 opptime 60000"),
+], ids=["time", "depth", "nodes", "mate", "clock", "movestogo"])
+def test_go_commands_sent_for_each_limit(limit, uci, ucci):
+    # Black to move: the UCCI clock is Black's, UCI names both
+    from cxiangqi.external import _UcciEngine, _UciEngine
     board = game("b0c2")
-    for limit in (Limit(movetime=0.05), Limit(nodes=2000), Limit(time=1.0, inc=0.01),
-                  Limit(time=2.0, movestogo=10)):
-        start = time.monotonic()
-        assert ours.play(board, limit).move in board.legal_moves, limit
-        assert time.monotonic() - start < 3.0, limit
+    budget = _budget(limit, board)
+    assert _UciEngine._go_command(object.__new__(_UciEngine), board, budget) == uci
+    engine = object.__new__(_UcciEngine)
+    engine._millisec = True
+    assert _UcciEngine._go_command(engine, board, budget) == ucci
+
+
+def test_infinite_limits_are_refused():
+    for limit in (None, Limit(), Limit(red_inc=1)):
+        with pytest.raises(ValueError):
+            _budget(limit, Board())
 
 
 def test_play_from_a_fen_with_a_capture_in_the_moves(ours):
@@ -210,24 +240,36 @@ def test_program_that_cannot_be_run(tmp_path):
 FAKE = textwrap.dedent('''\
     import sys, time
     mode = sys.argv[1]
+    proto = None
     def say(text):
         sys.stdout.write(text + "\\n"); sys.stdout.flush()
     for line in sys.stdin:
-        cmd = line.split()[:1]
-        if cmd == ["uci"]:
+        words = line.split()
+        cmd = words[:1]
+        if proto is None and cmd:
+            proto = cmd[0]
+        if cmd in (["uci"], ["ucci"]):
             if mode == "silent":
                 continue
-            say("id name fake-" + mode); say("uciok")
+            say("id name fake-" + mode); say(cmd[0] + "ok")
+        elif cmd == ["protover"]:
+            if mode == "silent":
+                continue
+            say('feature myname="fake-' + mode + '" variants="xiangqi" setboard=1 ping=1 done=1')
+        elif cmd == ["ping"]:
+            say("pong " + words[1])
         elif cmd == ["isready"]:
             say("readyok")
         elif cmd == ["go"]:
+            xb = proto == "xboard"
             if mode == "nonsense":
-                say("bestmove z9z9")
+                say("move z9z9" if xb else "bestmove z9z9")
             elif mode == "illegal":
-                say("info depth 1 score cp 0 pv a0a5")
-                say("bestmove a0a5")
+                if not xb:
+                    say("info depth 1 score cp 0 pv a0a5")
+                say("move a0a5" if xb else "bestmove a0a5")
             elif mode == "nomove":
-                say("bestmove (none)")
+                say("nobestmove" if proto == "ucci" else "bestmove (none)")
             elif mode == "die":
                 sys.exit(3)
             elif mode == "hang":
@@ -244,28 +286,36 @@ def fake(tmp_path):
     return lambda mode: [sys.executable, str(script), mode]
 
 
-def test_fake_engine_answering_nonsense(fake):
-    with ExternalEngine.popen(fake("nonsense"), "uci") as engine:
-        assert engine.name == "fake-nonsense"
+PROTOCOLS = ["uci", "ucci", "xboard"]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_fake_engine_answering_nonsense(fake, protocol):
+    with ExternalEngine.popen(fake("nonsense"), protocol) as engine:
+        assert engine.name == "fake-nonsense" and engine.protocol == protocol
         with pytest.raises(IllegalEngineMoveError, match="nonsense"):
             engine.play(Board(), Limit(depth=1))
 
 
-def test_fake_engine_playing_an_illegal_move(fake):
-    with ExternalEngine.popen(fake("illegal"), "uci") as engine:
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_fake_engine_playing_an_illegal_move(fake, protocol):
+    with ExternalEngine.popen(fake("illegal"), protocol) as engine:
         with pytest.raises(IllegalEngineMoveError, match="illegal move a0a5") as info:
             engine.play(Board(), Limit(depth=1))
         assert info.value.move == Move.from_iccs("a0a5")
+        assert isinstance(info.value, RuntimeError)      # EngineError, as python-chess
 
 
-def test_fake_engine_without_a_move_in_a_live_position(fake):
-    with ExternalEngine.popen(fake("nomove"), "uci") as engine:
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_fake_engine_without_a_move_in_a_live_position(fake, protocol):
+    with ExternalEngine.popen(fake("nomove"), protocol) as engine:
         with pytest.raises(EngineError, match="no move"):
             engine.play(Board(), Limit(depth=1))
 
 
-def test_fake_engine_that_dies(fake):
-    with ExternalEngine.popen(fake("die"), "uci") as engine:
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_fake_engine_that_dies(fake, protocol):
+    with ExternalEngine.popen(fake("die"), protocol) as engine:
         with pytest.raises(EngineTerminatedError, match="exited with code 3"):
             engine.play(Board(), Limit(depth=1))
         assert not engine.alive
@@ -273,20 +323,26 @@ def test_fake_engine_that_dies(fake):
             engine.play(Board(), Limit(depth=1))
 
 
-def test_fake_engine_that_hangs_times_out(fake):
-    with ExternalEngine.popen(fake("hang"), "uci") as engine:
-        start = time.monotonic()
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_fake_engine_that_hangs_times_out(fake, protocol):
+    with ExternalEngine.popen(fake("hang"), protocol) as engine:
         with pytest.raises(EngineTimeoutError):
             engine.play(Board(), Limit(depth=1), timeout=0.3)
         # it ignored stop too, so it was killed
-        assert time.monotonic() - start < 5.0
         assert not engine.alive
+        assert engine.returncode is not None
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_fake_engine_that_never_finishes_its_protocols_handshake(fake, protocol):
+    with pytest.raises(EngineTimeoutError):
+        ExternalEngine.popen(fake("silent"), protocol, timeout=0.3)
 
 
 def test_fake_engine_that_never_finishes_the_handshake(fake):
-    start = time.monotonic()
     with pytest.raises(EngineTimeoutError):
         ExternalEngine.popen(fake("silent"), "uci", timeout=0.3)
-    with pytest.raises(EngineError, match="none of UCI, UCCI, xboard"):
+    with pytest.raises(EngineError, match="none of UCI, UCCI, xboard") as info:
         ExternalEngine.popen(fake("silent"), "auto", timeout=0.3)
-    assert time.monotonic() - start < 6.0
+    # each protocol was tried in turn, and each failed
+    assert all(p in str(info.value) for p in ("uci:", "ucci:", "xboard:")), info.value

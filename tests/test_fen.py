@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -126,13 +125,11 @@ def test_huge_inputs_rejected_quickly():
             START_BOARD + " w - - " + "9" * 100_000 + " 1"]
     assert len(huge[0]) > 100_000 and len(huge[1]) > 20_000
     for fen in huge:
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.perf_counter()
-            with pytest.raises(InvalidFenError):
-                Board(fen)
-            best = min(best, time.perf_counter() - t0)
-        assert best < 0.1, f"rejecting a {len(fen)}-character FEN took {best:.3f} s"
+        # refused on its length, before it is split or parsed (no work in
+        # proportion to it; the time it takes is in benchmarks/bench_robustness.py)
+        with pytest.raises(InvalidFenError, match=f"it is {len(fen)} characters long") as info:
+            Board(fen)
+        assert len(str(info.value)) < 300          # the message does not repeat the input
 
 
 def test_non_string_fen():

@@ -420,7 +420,9 @@ def test_computer_gets_its_remaining_time_and_flags_while_thinking():
     run(c, ["h2e2"])
     assert c.wait_idle(5)
     assert len(c.board.move_stack) == 2
-    assert limits[0].time == 300 and limits[0].inc == 3
+    # both clocks: Black's (the computer's) untouched, Red's 12 s down plus its increment
+    assert limits[0].black_clock == 300 and limits[0].black_inc == 3
+    assert limits[0].red_clock == 291 and limits[0].red_inc == 3
     # a computer that never answers loses on time
     engine.block = True
     clock.now += 1

@@ -102,7 +102,6 @@ def test_every_repetition_in_real_games_agrees_with_pyffish():
     draw) equals pyffish's.  (With the whole game before it pyffish judges
     6 of these cycles a draw where the cycle alone is a chase: its chase
     detection depends on moves before the cycle.)"""
-    from cxiangqi._core import Position as _P
     kinds = {}
     for g in games():
         board = Board()
@@ -110,8 +109,9 @@ def test_every_repetition_in_real_games_agrees_with_pyffish():
             board.push_iccs(m)
             if not board.is_repetition(3):
                 continue
-            keys, _ = board._core.history()
-            plies = len(keys) - 1 - _P.repetitions(keys, 3)[1]
+            keys = board.history_keys()
+            first = [i for i, k in enumerate(keys) if k == keys[-1]][-3]   # 3rd occurrence back
+            plies = len(keys) - 1 - first
             cycle = [board.pop() for _ in range(plies)][::-1]
             fen = board.fen()
             replay = Board(fen)

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import chunks, ffish_to_iccs, iccs_to_ffish, positions
 
-from cxiangqi import Board, Move
+from cxiangqi import BLACK, RED, Board, Move
 
 POSITIONS = positions()
 CHUNK = 250
@@ -195,17 +195,18 @@ def test_pyffish_after_moves():
 
 
 def test_search_attack_test_agrees_with_attackers():
-    """The search's fast square_attacked() and the generic attackers() give
-    the same answer for every square, both colours, on 400 positions."""
+    """is_attacked_by (the search's fast attack test) and the generic
+    attackers() give the same answer for every square, both colours, on
+    400 positions."""
     rng = random.Random(11)
     sample = rng.sample(POSITIONS, 400)
     bad = []
     for p in sample:
         board = Board(p["fen"])
-        for color in (0, 1):
+        for color in (RED, BLACK):
             for sq in range(90):
-                fast = board._core.square_attacked(color, sq)
-                slow = bool(board._core.attackers(color, sq))
+                fast = board.is_attacked_by(color, sq)
+                slow = bool(board.attackers(color, sq))
                 if fast != slow:
                     bad.append((p["fen"], color, sq, fast, slow))
     assert bad == [], bad[:10]

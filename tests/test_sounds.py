@@ -57,8 +57,12 @@ def test_player_without_any_backend(monkeypatch):
 
 
 def test_real_player_never_raises():
-    # whatever this machine has (aplay without a device, nothing at all): no error
+    # whatever this machine has (aplay without a device, nothing at all): no
+    # error, and an answer saying whether the sound was started
     p = SoundPlayer()
-    for name in NAMES:
-        p.play(name)
+    answers = [p.play(name) for name in NAMES]
+    assert all(a in (True, False) for a in answers)
+    if not p.available:
+        assert not any(answers)
     p.close()
+    assert p.play("no-such-sound") is False

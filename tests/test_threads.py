@@ -15,7 +15,8 @@ from cxiangqi.engine import MAX_THREADS, Engine, Limit
 from conftest import positions
 
 LIMITS = [Limit(depth=1), Limit(depth=6), Limit(nodes=1), Limit(nodes=5000),
-          Limit(movetime=0.02), Limit(time=0.3, inc=0.01)]
+          Limit(movetime=0.02),
+          Limit(red_clock=0.3, black_clock=0.3, red_inc=0.01, black_inc=0.01)]
 
 
 def _boards(n: int, salt: str):

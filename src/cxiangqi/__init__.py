@@ -12,17 +12,17 @@
 from . import _core  # noqa: F401
 
 from .board import Board, LegalMoveGenerator, Outcome, PseudoLegalMoveGenerator, Termination
-from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_BOARD_FEN, STARTING_FEN
 from .move import Move
 from .piece import Piece
 from .square import *  # noqa: F401,F403  (colours, piece types, squares A0..I9)
 from .square import __all__ as _square_all
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 __all__ = [
     "Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Outcome", "Termination",
     "Move", "Piece", "STARTING_FEN", "STARTING_BOARD_FEN",
-    "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
+    "InvalidFenError", "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
 ] + list(_square_all)

@@ -27,6 +27,36 @@ COMPILED = True
 # True in a build made with CXIANGQI_DEBUG=1 (sanitizers and invariant checks)
 DEBUG_BUILD = bool(CX_DEBUG)
 
+cdef enum:
+    # Largest halfmove clock and fullmove number a position may hold.  Set
+    # from Python they are checked against it, and push refuses a move that
+    # would pass it, so the C ints (and the arrays the search indexes with
+    # the clock) never see a wrapped or negative value.
+    _MAX_COUNTER = 1000000
+    # Longest undo stack (plies): far beyond any game, and it keeps every
+    # size computed from it well inside a C int.
+    _MAX_STACK = 1 << 24
+    # Deepest perft: the C perft recurses once per ply with a move buffer
+    # on the stack, so an unbounded depth could overflow the thread's stack.
+    _MAX_PERFT_DEPTH = 64
+
+MAX_COUNTER = _MAX_COUNTER
+MAX_STACK = _MAX_STACK
+MAX_PERFT_DEPTH = _MAX_PERFT_DEPTH
+
+
+cdef int _counter(object value, str what, int lo) except -1:
+    # value as a C int lo.._MAX_COUNTER, or ValueError (never OverflowError)
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = value.__index__()
+        except (AttributeError, TypeError):
+            raise ValueError(f"{what} must be an integer {lo}..{_MAX_COUNTER}, got {value!r}") \
+                from None
+    if value < lo or value > _MAX_COUNTER:
+        raise ValueError(f"{what} must be an integer {lo}..{_MAX_COUNTER}, got {value!r}")
+    return value
+
 
 cdef inline int _sq(int sq90) except -1:
     if sq90 < 0 or sq90 >= 90:
@@ -149,20 +179,16 @@ cdef class Position:
         return self.pos.halfmove
 
     @halfmove.setter
-    def halfmove(self, int value):
-        if value < 0:
-            raise ValueError("halfmove clock must be >= 0")
-        self.pos.halfmove = value
+    def halfmove(self, value):
+        self.pos.halfmove = _counter(value, "halfmove clock", 0)
 
     @property
     def fullmove(self):
         return self.pos.fullmove
 
     @fullmove.setter
-    def fullmove(self, int value):
-        if value < 0:
-            raise ValueError("fullmove number must be >= 0")
-        self.pos.fullmove = value
+    def fullmove(self, value):
+        self.pos.fullmove = _counter(value, "fullmove number", 1)
 
     def key(self):
         return self.pos.key
@@ -184,6 +210,8 @@ cdef class Position:
         cdef Undo *grown
         if n <= self.cap_undo:
             return 0
+        if n > _MAX_STACK:
+            raise ValueError(f"the move stack is limited to {_MAX_STACK} plies")
         cdef int cap = self.cap_undo
         while cap < n:
             cap *= 2
@@ -230,6 +258,10 @@ cdef class Position:
         cdef int mv = move_of(_sq(from90), _sq(to90))
         if not (is_pseudo_legal(&self.pos, mv) and is_legal_pseudo(&self.pos, mv)):
             return False
+        if self.pos.board[dst_of(mv)] == EMPTY and self.pos.halfmove >= _MAX_COUNTER:
+            raise ValueError(f"the halfmove clock would pass {_MAX_COUNTER}")
+        if self.pos.side == BLACK and self.pos.fullmove >= _MAX_COUNTER:
+            raise ValueError(f"the fullmove number would pass {_MAX_COUNTER}")
         self._reserve(self.n_undo + 1)
         make_move(&self.pos, mv, &self.undo[self.n_undo])
         self.n_undo += 1
@@ -270,7 +302,7 @@ cdef class Position:
         plies (keys[0] the position before them), checks[i] whether the
         move into position i gave check.  The last entry is the current
         position."""
-        cdef int back = min(self.n_undo, self.pos.halfmove)
+        cdef int back = max(0, min(self.n_undo, self.pos.halfmove))
         cdef CPosition p = self.pos
         cdef list keys = [0] * (back + 1)
         cdef bytearray checks = bytearray(back + 1)
@@ -365,8 +397,8 @@ cdef class Position:
 
     def perft(self, int depth):
         """Leaf count of the legal move tree to `depth` (bulk-counted)."""
-        if depth < 0:
-            raise ValueError("depth must be >= 0")
+        if depth < 0 or depth > _MAX_PERFT_DEPTH:
+            raise ValueError(f"perft depth must be 0..{_MAX_PERFT_DEPTH}, got {depth}")
         cdef u64 n
         with nogil:
             n = perft(&self.pos, depth)
@@ -376,8 +408,8 @@ cdef class Position:
 
     def perft_divide(self, int depth):
         """[(from * 90 + to, leaf count)] for each legal move."""
-        if depth < 1:
-            raise ValueError("depth must be >= 1")
+        if depth < 1 or depth > _MAX_PERFT_DEPTH:
+            raise ValueError(f"perft depth must be 1..{_MAX_PERFT_DEPTH}, got {depth}")
         cdef int mvs[MAX_MOVES]
         cdef int n = gen_legal(&self.pos, mvs, False)
         cdef list counts = []

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional
+from typing import Callable, Dict, Iterable, Iterator, List, Optional
 
+from . import _checks
 from . import rules as _rules
+from ._core import MAX_COUNTER, MAX_PERFT_DEPTH
 from ._core import Position as _Position
-from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError  # noqa: F401
 from .fen import (STARTING_FEN, board_fen, check_not_to_move_safe, check_placement,
-                  parse_fen)
+                  check_representable, parse_fen, unrepresentable)
 from .move import MOVES, Move
 from .piece import Piece
-from .square import (BLACK, PIECE_NAMES, RED, SQUARE_NAMES, Color, PieceType, Square)
+from .square import (BLACK, PIECE_NAMES, RED, SQUARE_NAMES, Color, PieceType, Square,
+                     flip_vertical)
 
 __all__ = ["Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Outcome", "Termination"]
 
@@ -58,12 +61,28 @@ class Termination(enum.Enum):
     """A player ran out of time (set by game front ends)."""
 
 
+_DRAWS = frozenset({Termination.REPETITION, Termination.MOVE_LIMIT,
+                    Termination.INSUFFICIENT_MATERIAL, Termination.AGREEMENT})
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the reason and the winner (None for a draw)."""
+    """How a game ended: the reason and the winner (None for a draw).
+    ValueError for a pair that cannot be: a draw with a winner, or a
+    checkmate, resignation, ... without one."""
 
     termination: Termination
     winner: Optional[Color]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.termination, Termination):
+            raise ValueError(f"termination must be a Termination, got {self.termination!r}")
+        if self.termination in _DRAWS:
+            if self.winner is not None:
+                raise ValueError(f"{self.termination.name} is a draw: the winner must be None")
+        elif self.winner not in (RED, BLACK):
+            raise ValueError(f"{self.termination.name} has a winner (RED or BLACK), "
+                             f"got {self.winner!r}")
 
     def result(self) -> str:
         """``"1-0"`` (Red won), ``"0-1"`` (Black won) or ``"1/2-1/2"``."""
@@ -144,10 +163,16 @@ class Board:
     or ``Board.empty()`` an empty board to set up with ``set_piece_at``.
 
     ``validate=False`` accepts a FEN whose position could not occur in a
-    game (a missing king, a piece on a point it can never reach, the side
-    not to move in check), for editors and puzzles; the syntax and the
-    number of pieces of each type are still checked.  ``is_valid()`` tells
-    whether a board's position could occur.
+    game (a missing king, an advisor or elephant off its points, a pawn
+    behind its start, the side not to move in check), for editors and
+    puzzles.  The syntax and the number of pieces of each type are still
+    checked, and so is what no board can hold consistently: kings and
+    advisors stay in their own palace, elephants on their own side of the
+    river (InvalidFenError names the piece; set_piece_at refuses the same).
+    On every board, valid or not, the queries agree: ``legal_moves``, its
+    ``len``, ``is_legal``, ``push``, ``perft(1)``, ``is_check`` and
+    ``checkers`` use one definition of a legal move and of check.
+    ``is_valid()`` tells whether a board's position could occur.
     """
 
     def __init__(self, fen: Optional[str] = STARTING_FEN, *, validate: bool = True) -> None:
@@ -171,6 +196,8 @@ class Board:
         try:
             if validate:
                 check_placement(parsed.placement)
+            else:
+                check_representable(parsed.placement)
             for sq, piece in parsed.placement:
                 try:
                     core.set_piece(sq, _c(piece.color), piece.piece_type - 1)
@@ -228,6 +255,10 @@ class Board:
 
     @halfmove_clock.setter
     def halfmove_clock(self, value: int) -> None:
+        """ValueError unless 0..MAX_COUNTER (1,000,000).  Like any edit, it
+        clears the move stack (a pop could not restore what was set)."""
+        value = _checks.integer(value, "halfmove clock", 0, MAX_COUNTER)
+        self._edited()
         self._core.halfmove = value
 
     @property
@@ -237,14 +268,19 @@ class Board:
 
     @fullmove_number.setter
     def fullmove_number(self, value: int) -> None:
+        """ValueError unless 1..MAX_COUNTER (1,000,000).  Like any edit, it
+        clears the move stack: popping a move made before it would count the
+        set number down (to 0, which no FEN allows)."""
+        value = _checks.integer(value, "fullmove number", 1, MAX_COUNTER)
+        self._edited()
         self._core.fullmove = value
 
     def piece_at(self, square: Square) -> Optional[Piece]:
-        k = self._core.kind_at(square)
+        k = self._core.kind_at(_checks.square(square))
         return None if k < 0 else _PIECE_OF_KIND[k]
 
     def piece_type_at(self, square: Square) -> Optional[PieceType]:
-        k = self._core.kind_at(square)
+        k = self._core.kind_at(_checks.square(square))
         return None if k < 0 else k % 7 + 1
 
     def pieces(self, piece_type: PieceType, color: Color) -> List[Square]:
@@ -259,16 +295,27 @@ class Board:
     def set_piece_at(self, square: Square, piece: Piece) -> None:
         """Puts a piece on a square (replacing what was there).  Editing the
         board clears the move stack.  ValueError if the side would have more
-        pieces of that type than the game has."""
+        pieces of that type than the game has, or for a king or advisor
+        outside its palace or an elephant across the river (see Board)."""
         if not isinstance(piece, Piece):
             raise TypeError(f"expected a Piece, got {type(piece).__name__}")
-        self._core.set_piece(square, _c(piece.color), piece.piece_type - 1)
+        square = _checks.square(square)
+        why = unrepresentable(square, piece)
+        if why is not None:
+            raise ValueError(f"cannot put a piece there: {why}")
+        try:
+            self._core.set_piece(square, _c(piece.color), piece.piece_type - 1)
+        except ValueError:
+            most = 1 if piece.piece_type == 1 else 5 if piece.piece_type == 7 else 2
+            raise ValueError(f"{_COLOR_NAME[piece.color]} already has {most} "
+                             f"{PIECE_NAMES[piece.piece_type]}{'s' if most > 1 else ''}, "
+                             f"as many as the game has") from None
         self._edited()
 
     def remove_piece_at(self, square: Square) -> Optional[Piece]:
         """Removes and returns the piece on a square (clears the move stack)."""
         piece = self.piece_at(square)
-        self._core.remove_piece(square)
+        self._core.remove_piece(_checks.square(square))
         self._edited()
         return piece
 
@@ -276,6 +323,101 @@ class Board:
         """Removes every piece; Red to move; empty move stack."""
         self._core.clear()
         self.move_stack = []
+
+    def clear_stack(self) -> None:
+        """Forgets the moves that led here (the position stays)."""
+        self._edited()
+
+    def piece_map(self) -> Dict[Square, Piece]:
+        """{square: piece} for every piece on the board."""
+        return {sq: _PIECE_OF_KIND[k] for sq, k in enumerate(self._core.kinds()) if k != 255}
+
+    def set_piece_map(self, pieces: Dict[Square, Piece]) -> None:
+        """Replaces every piece with those of the mapping (the side to move
+        and the counters stay; the move stack is cleared).  ValueError (and
+        the board unchanged) for a square off the board, a piece that is no
+        Piece, too many pieces of a type, or a placement no board can hold
+        (see Board)."""
+        placement = []
+        for sq, piece in dict(pieces).items():
+            if not isinstance(piece, Piece):
+                raise TypeError(f"expected a Piece, got {type(piece).__name__}")
+            placement.append((_checks.square(sq), piece))
+        self._set_placement(placement)
+
+    def set_board_fen(self, fen: str) -> None:
+        """Sets the pieces from the board part of a FEN (the side to move
+        and the counters stay; the move stack is cleared).  InvalidFenError
+        for a malformed board or one no board can hold; the pieces need not
+        make a position that could occur (as with validate=False)."""
+        if not isinstance(fen, str):
+            raise InvalidFenError(f"a board FEN must be a string, not {type(fen).__name__}")
+        if len(fen.split()) != 1:
+            raise InvalidFenError(f"invalid board FEN {fen[:100]!r}: expected the board part "
+                                  "only (set_fen takes a whole FEN)")
+        placement = parse_fen(fen + " w").placement
+        try:
+            check_representable(placement)
+        except InvalidFenError as e:
+            raise InvalidFenError(f"invalid board FEN {fen!r}: {e}") from None
+        self._set_placement(placement)
+
+    def _set_placement(self, placement: List[tuple]) -> None:
+        core = _Position()
+        for sq, piece in placement:
+            why = unrepresentable(sq, piece)
+            if why is not None:
+                raise ValueError(f"cannot put a piece there: {why}")
+            try:
+                core.set_piece(sq, _c(piece.color), piece.piece_type - 1)
+            except ValueError:
+                raise InvalidFenError(
+                    f"too many {_COLOR_NAME[piece.color]} {PIECE_NAMES[piece.piece_type]}s"
+                ) from None
+        core.side = self._core.side
+        core.halfmove = self._core.halfmove
+        core.fullmove = self._core.fullmove
+        self._core = core
+        self.move_stack = []
+
+    def mirror(self) -> "Board":
+        """A copy with ranks and colours swapped (python-chess's mirror):
+        Red's pieces become Black's on the mirrored squares and the other
+        side is to move, so the position is the same for the other colour.
+        The move stack is not copied."""
+        board = type(self).empty()
+        board._set_placement([(flip_vertical(sq), Piece(p.piece_type, not p.color))
+                              for sq, p in self.piece_map().items()])
+        board._core.side = 1 - self._core.side
+        board._core.halfmove = self._core.halfmove
+        board._core.fullmove = self._core.fullmove
+        return board
+
+    def transform(self, f: Callable[[Square], Square]) -> "Board":
+        """A copy with every piece moved to ``f(square)`` (colours and side
+        to move unchanged; no move stack), as python-chess's transform does
+        with its bitboard functions: ``board.transform(flip_horizontal)``
+        mirrors the board left to right.  ValueError if the result is not a
+        board (two pieces on one square, a king out of its palace, ...)."""
+        placement = []
+        seen = set()
+        for sq, piece in self.piece_map().items():
+            to = _checks.square(f(sq))
+            if to in seen:
+                raise ValueError(f"transform puts two pieces on {SQUARE_NAMES[to]}")
+            seen.add(to)
+            placement.append((to, piece))
+        board = type(self).empty()
+        board._set_placement(placement)
+        board._core.side = self._core.side
+        board._core.halfmove = self._core.halfmove
+        board._core.fullmove = self._core.fullmove
+        return board
+
+    def ply(self) -> int:
+        """Half-moves played since the start, from the fullmove number:
+        ``2 * (fullmove_number - 1)``, plus one when Black is to move."""
+        return 2 * (self._core.fullmove - 1) + (self._core.side == 1)
 
     def _edited(self) -> None:
         # moves made before an edit cannot be taken back through it
@@ -297,6 +439,14 @@ class Board:
 
     def is_legal(self, move: Move) -> bool:
         return self._core.is_legal(move.from_square, move.to_square)
+
+    def find_move(self, from_square: Square, to_square: Square) -> Move:
+        """The legal move from one square to the other; IllegalMoveError if
+        there is none (InvalidMoveError for squares off the board)."""
+        move = Move(from_square, to_square)
+        if not self.is_legal(move):
+            raise IllegalMoveError(self._illegal_reason(move))
+        return MOVES[move.from_square * 90 + move.to_square]
 
     def push(self, move: Move) -> None:
         """Plays a legal move.  IllegalMoveError (and the board unchanged) if
@@ -363,12 +513,13 @@ class Board:
         return self._core.checkers()
 
     def is_attacked_by(self, color: Color, square: Square) -> bool:
-        """Could a piece of `color` move to or capture on `square`?"""
-        return bool(self._core.attackers(_c(color), square))
+        """Could a piece of `color` move to or capture on `square`?  (The
+        search's own attack test; it agrees with ``bool(attackers(...))``.)"""
+        return self._core.square_attacked(_c(color), _checks.square(square))
 
     def attackers(self, color: Color, square: Square) -> List[Square]:
         """Squares of the pieces of `color` attacking `square`, ascending."""
-        return self._core.attackers(_c(color), square)
+        return self._core.attackers(_c(color), _checks.square(square))
 
     def gives_check(self, move: Move) -> bool:
         """Would this (pseudo-legal) move put the opponent in check?"""
@@ -422,11 +573,58 @@ class Board:
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw=claim_draw) is not None
 
+    def result(self, *, claim_draw: bool = False) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` while the game goes on."""
+        outcome = self.outcome(claim_draw=claim_draw)
+        return "*" if outcome is None else outcome.result()
+
+    def can_claim_draw(self) -> bool:
+        """Could the side to move claim a draw by repetition now (a third
+        occurrence with no perpetual check or chase)?  The move limit and
+        insufficient material end the game by themselves (see outcome)."""
+        if self.outcome() is not None:
+            return False
+        outcome = self.outcome(claim_draw=True)
+        return outcome is not None and outcome.termination == Termination.REPETITION
+
+    def is_pinned(self, color: Color, square: Square) -> bool:
+        """Is the piece of `color` on `square` pinned to its king: would
+        taking it off the board leave its king attacked by a piece that does
+        not attack it now (a rook or cannon line, a horse leg, the other
+        king on the file)?  False for an empty square or another colour."""
+        return bool(self.pin(color, square))
+
+    def pin(self, color: Color, square: Square) -> List[Square]:
+        """The enemy pieces that pin the piece of `color` on `square` (see
+        is_pinned), ascending; empty if it is not pinned.  (python-chess
+        returns the pin's ray; xiangqi pins also run through horse legs and
+        cannon screens, so here it is the pinners.)"""
+        square = _checks.square(square)
+        piece = self.piece_at(square)
+        if piece is None or piece.color != bool(color) or piece.piece_type == 1:
+            return []
+        probe = self.copy(stack=False)
+        probe.turn = bool(color)
+        before = set(probe.checkers())
+        probe._core.remove_piece(square)
+        return sorted(set(probe.checkers()) - before)
+
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred `count` times (same side to
         move, since the last capture)?"""
         keys, _ = self._core.history()
         return _Position.repetitions(keys, count)[0] >= count
+
+    def history_keys(self) -> List[int]:
+        """Zobrist keys (see zobrist_hash) of the positions since the last
+        capture that the move stack holds, oldest first, the current
+        position last: what repetition is judged on."""
+        return self._core.history()[0]
+
+    def history_checks(self) -> List[bool]:
+        """For the same positions as history_keys: was the side to move in
+        check there (did the move into it give check)?"""
+        return [bool(c) for c in self._core.history()[1]]
 
     # --- whole-board helpers ------------------------------------------------------
 
@@ -435,11 +633,13 @@ class Board:
         return self._core.key()
 
     def perft(self, depth: int) -> int:
-        """Number of leaf nodes of the legal move tree `depth` plies deep."""
-        return self._core.perft(depth)
+        """Number of leaf nodes of the legal move tree `depth` plies deep
+        (0..MAX_PERFT_DEPTH, 64)."""
+        return self._core.perft(_checks.integer(depth, "perft depth", 0, MAX_PERFT_DEPTH))
 
     def perft_divide(self, depth: int) -> Dict[Move, int]:
         """perft(depth - 1) after each legal move."""
+        depth = _checks.integer(depth, "perft depth", 1, MAX_PERFT_DEPTH)
         return {MOVES[code]: n for code, n in self._core.perft_divide(depth)}
 
     def copy(self, stack: bool = True) -> "Board":
@@ -497,7 +697,7 @@ class Board:
     # notation.py works on boards); its docstring describes the conventions.
 
     def wxf(self, move: Move) -> str:
-        """The legal move in WXF notation (``"C2=5"``, ``"+R+1"``)."""
+        """The legal move in WXF notation (``"C2=5"``, ``"R++1"``)."""
         from . import notation
         return notation.wxf(self, move)
 
@@ -530,3 +730,15 @@ class Board:
         move = self.parse_chinese(text)
         self.push(move)
         return move
+
+    def variation_wxf(self, moves: Iterable[Move]) -> str:
+        """A line of moves from this position, numbered, in WXF (python-chess's
+        variation_san): ``1. C2=5 H8+7 2. H2+3``.  IllegalMoveError (naming
+        the ply) at the first illegal move; the board is not changed."""
+        from . import notation
+        return notation.format_line(self, moves, "wxf")
+
+    def variation_chinese(self, moves: Iterable[Move], traditional: bool = False) -> str:
+        """The same line in Chinese notation: ``1. 炮二平五 马８进７``."""
+        from . import notation
+        return notation.format_line(self, moves, "chinese", traditional=traditional)

@@ -30,7 +30,10 @@ Errors: text without a DhtmlXQ block, or with malformed move digits or
 position, raises :class:`DhtmlXQError` (a ValueError).  A move that is not
 legal is left out with everything after it on its line and reported like
 XQF's: ``DhtmlXQError`` with the rest of the game as ``err.game``, or
-``errors="keep"`` to get the game with the errors in ``game.errors``.
+``errors="keep"`` to get the game with the errors in ``game.errors``.  A
+record with more moves than :data:`cxiangqi.pgn.MAX_MOVES`, or variations
+nested deeper than :data:`cxiangqi.pgn.MAX_VARIATION_DEPTH`, is refused with
+DhtmlXQError; memory and time grow in proportion to the record.
 """
 
 from __future__ import annotations
@@ -41,10 +44,10 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .board import Board
 from .errors import InvalidFenError
-from .fen import STARTING_FEN
-from .move import Move
+from .fen import STARTING_FEN, parse_fen
+from .move import MOVES, Move
+from . import pgn as _pgn
 from .pgn import Game, GameNode, PgnError, _normalize_fen, detect_encoding
-from .piece import Piece
 from .square import RED
 
 __all__ = ["DhtmlXQError", "read_game", "read_games"]
@@ -76,16 +79,26 @@ def _text(value: str) -> str:
     return value.strip()
 
 
-def _moves(digits: str, what: str) -> List[Tuple[int, int]]:
-    digits = re.sub(r"\s+", "", digits)
-    if not digits.isdigit() and digits or len(digits) % 4:
-        raise DhtmlXQError(f"malformed DhtmlXQ {what}: expected groups of 4 digits, "
-                           f"got {digits[:40]!r}")
-    moves = []
-    for i in range(0, len(digits), 4):
-        x1, y1, x2, y2 = (int(c) for c in digits[i:i + 4])
-        moves.append(((9 - y1) * 9 + x1 if x1 < 9 else -1, (9 - y2) * 9 + x2 if x2 < 9 else -1))
-    return moves
+class _Moves:
+    """A move list's digits, 4 a move, read one move at a time (a list of
+    decoded moves would take 18 times the text's memory)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: str, what: str) -> None:
+        digits = re.sub(r"\s+", "", digits)
+        if not digits.isdigit() and digits or len(digits) % 4:
+            raise DhtmlXQError(f"malformed DhtmlXQ {what}: expected groups of 4 digits, "
+                               f"got {digits[:40]!r}")
+        self.digits = digits
+
+    def __len__(self) -> int:
+        return len(self.digits) // 4
+
+    def __getitem__(self, k: int) -> Tuple[int, int]:
+        """(from, to) squares of move k; -1 for a square off the board."""
+        x1, y1, x2, y2 = (int(c) for c in self.digits[4 * k:4 * k + 4])
+        return ((9 - y1) * 9 + x1 if x1 < 9 else -1, (9 - y2) * 9 + x2 if x2 < 9 else -1)
 
 
 def _start_fen(tags: Dict[str, str], first: Optional[Tuple[int, int]]) -> str:
@@ -119,12 +132,10 @@ def _start_fen(tags: Dict[str, str], first: Optional[Tuple[int, int]]) -> str:
                     empty += 1
             rows.append(row + (str(empty) if empty else ""))
         board_fen = "/".join(rows)
-    side = "w"
-    if first is not None:
-        board = Board(board_fen + " w", validate=False)
-        piece: Optional[Piece] = board.piece_at(first[0]) if first[0] >= 0 else None
-        if piece is not None and piece.color != RED:
-            side = "b"
+    # the side of the first move's piece moves first
+    placement = dict(parse_fen(board_fen + " w").placement)
+    piece = placement.get(first[0]) if first is not None else None
+    side = "b" if piece is not None and piece.color != RED else "w"
     return f"{board_fen} {side} - - 0 1"
 
 
@@ -139,8 +150,8 @@ def _game(block: str, errors: str) -> Game:
         game.headers["Event"] = game.headers["Title"]
     game.headers["Result"] = _RESULTS.get(_text(tags.get("result", "")), "*")
 
-    main = _moves(tags.get("movelist", ""), "movelist")
-    fen = _start_fen(tags, main[0] if main else None)
+    main = _Moves(tags.get("movelist", ""), "movelist")
+    fen = _start_fen(tags, main[0] if len(main) else None)
     try:
         start = Board(fen)
     except InvalidFenError as e:
@@ -156,58 +167,109 @@ def _game(block: str, errors: str) -> Game:
             comments[key] = _text(value)
     game.comment = comments.get("0_0", "")
 
-    # before[(branch, i)]: the node before move i of a branch, with its board
-    before: Dict[Tuple[int, int], Tuple[GameNode, Board]] = {}
-    _add_line(game, start, main, 0, 1, comments, before)
-    changes: List[Tuple[Tuple[int, int, int], str]] = []
+    # The variations, by where they hang: (line, ply) -> [(branch, digits)]
+    hanging: Dict[Tuple[int, int], List[Tuple[int, str]]] = {}
     for name, value in tags.items():
         m = re.fullmatch(r"move_(\d+)_(\d+)_(\d+)", name)
         if m:
-            changes.append(((int(m.group(1)), int(m.group(2)), int(m.group(3))), value))
-    # a variation may hang on another listed after it: retry until no progress
-    while changes:
-        waiting = []
-        for (parent, ply, branch), value in changes:
-            anchor = before.get((parent, ply))
-            if anchor is None:
-                waiting.append(((parent, ply, branch), value))
-                continue
-            node, board = anchor
-            _add_line(node, board.copy(), _moves(value, f"move_{parent}_{ply}_{branch}"),
-                      branch, ply, comments, before)
-        if len(waiting) == len(changes):
-            break  # variations of lines that do not exist: left out
-        changes = waiting
+            hanging.setdefault((int(m.group(1)), int(m.group(2))), []).append(
+                (int(m.group(3)), value))
+    _walk(game, start, main, hanging, comments)
     if game.errors and errors == "raise":
         raise game.errors[0]
     return game
 
 
-def _add_line(node: GameNode, board: Board, moves: List[Tuple[int, int]], branch: int,
-              ply: int, comments: Dict[str, str],
-              before: Dict[Tuple[int, int], Tuple[GameNode, Board]]) -> None:
-    game = node.game()
-    for src, dst in moves:
-        before[(branch, ply)] = (node, board.copy())
-        move = None
-        if 0 <= src < 90 and 0 <= dst < 90 and src != dst:
-            move = Move(src, dst)
-        if move is None or not board.is_legal(move):
-            shown = move.iccs() if move else "?"
-            side = "Red" if board.turn == RED else "Black"
-            game.errors.append(DhtmlXQError(
-                f"{game.headers.get('Event', '?')!r}: illegal move {shown} (move {ply} of line "
-                f"{branch}, {side} to move in {board.fen()})",
-                game=game, ply=len(board.move_stack), move_text=shown))
-            return
-        board.push(move)
-        node = node.add_variation(move, comment=comments.get(f"{branch}_{ply}", ""))
-        ply += 1
-    before[(branch, ply)] = (node, board)  # a variation may also continue the line
+class _Line:
+    """A line being read: its moves, where it stands, what hangs there."""
+
+    __slots__ = ("node", "branch", "moves", "first_ply", "k", "pushed", "child", "waiting",
+                 "depth")
+
+    def __init__(self, node: GameNode, branch: int, moves: _Moves,
+                 first_ply: int, depth: int) -> None:
+        self.node = node               # the board stands here
+        self.branch = branch
+        self.moves = moves
+        self.first_ply = first_ply     # the ply number of moves[0], counted from 1
+        self.k = 0                     # next move of `moves`
+        self.pushed = 0                # moves of this line on the board
+        self.child: Optional[GameNode] = None
+        self.waiting: Optional[List[Tuple[int, str]]] = None
+        self.depth = depth
+
+
+def _walk(game: Game, board: Board, main: _Moves,
+          hanging: Dict[Tuple[int, int], List[Tuple[int, str]]],
+          comments: Dict[str, str]) -> None:
+    """Adds the main line and every variation to the game, depth-first
+    with one board and a stack of open lines (no recursion, no board copies:
+    time and memory grow with the record, not with its square).  At each
+    point a line's own move is added first, so it stays the main
+    continuation, then the variations that hang there (alternatives to
+    that move), in the order of the page.  A variation hanging on a line
+    that does not exist, or on one already placed, is left out."""
+    lines = [_Line(game, 0, main, 1, 0)]
+    placed = {0}
+    nodes = 0
+    while lines:
+        line = lines[-1]
+        ply = line.first_ply + line.k
+        if line.waiting is None:
+            line.child = None
+            if line.k < len(line.moves):
+                nodes += 1
+                if nodes > _pgn.MAX_MOVES:
+                    raise DhtmlXQError(f"DhtmlXQ record too big: more than "
+                                       f"{_pgn.MAX_MOVES:,} moves; refused", game=game)
+                line.child = _add(game, line.node, board, line.moves[line.k], line.branch, ply,
+                                  comments)
+            line.waiting = list(hanging.get((line.branch, ply), ()))
+        if line.waiting:
+            branch, digits = line.waiting.pop(0)
+            if branch in placed:
+                continue
+            placed.add(branch)
+            if line.depth + 1 > _pgn.MAX_VARIATION_DEPTH:
+                raise DhtmlXQError(f"DhtmlXQ record too deep: variations nested more than "
+                                   f"{_pgn.MAX_VARIATION_DEPTH} deep; refused", game=game)
+            moves = _Moves(digits, f"move_{line.branch}_{ply}_{branch}")
+            lines.append(_Line(line.node, branch, moves, ply, line.depth + 1))
+            continue
+        if line.child is not None:          # on along this line
+            board.push(line.child.move)  # type: ignore[arg-type]
+            line.node, line.k, line.pushed, line.waiting = line.child, line.k + 1, \
+                line.pushed + 1, None
+            continue
+        for _ in range(line.pushed):        # the end of the line (or an illegal move)
+            board.pop()
+        lines.pop()
+
+
+def _add(game: Game, node: GameNode, board: Board, squares: Tuple[int, int], branch: int,
+         ply: int, comments: Dict[str, str]) -> Optional[GameNode]:
+    """Adds the move below node (the board stands there) and returns its
+    node; None, with the error recorded, if it is not legal."""
+    src, dst = squares
+    move = None
+    if 0 <= src < 90 and 0 <= dst < 90 and src != dst:
+        move = MOVES[src * 90 + dst]     # the shared Move objects: none made per move
+    if move is None or not board.is_legal(move):
+        shown = move.iccs() if move else "?"
+        side = "Red" if board.turn == RED else "Black"
+        game.errors.append(DhtmlXQError(
+            f"{game.headers.get('Event', '?')!r}: illegal move {shown} (move {ply} of line "
+            f"{branch}, {side} to move in {board.fen()})",
+            game=game, ply=len(board.move_stack), move_text=shown))
+        return None
+    return node.add_variation(move, comment=comments.get(f"{branch}_{ply}", ""))
 
 
 def _read_text(source: Any) -> str:
-    if isinstance(source, str) and "[DhtmlXQ" in source:
+    # a str is page text when it has a block, or when it cannot be a path
+    # (several lines, markup, very long); otherwise it names a file
+    if isinstance(source, str) and ("[DhtmlXQ" in source or "\n" in source or "<" in source
+                                    or "[" in source or len(source) > 4096):
         return source
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:
@@ -216,6 +278,9 @@ def _read_text(source: Any) -> str:
         source = source.read()
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
+        other = _pgn.wrong_kind(data, "dhtmlxq")
+        if other is not None:
+            raise DhtmlXQError(other)
         return data.decode(detect_encoding(data), errors="replace")
     if isinstance(source, str):
         return source
@@ -228,13 +293,22 @@ def read_games(source: Any, *, errors: str = "raise") -> Iterator[Game]:
     ``[DhtmlXQ``, bytes, a path or a stream)."""
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', not {errors!r}")
-    text = _read_text(source)
+    return _games(_read_text(source), errors)
+
+
+def _games(text: str, errors: str) -> Iterator[Game]:
     for block in _BLOCK.findall(text):
         yield _game(block, errors)
 
 
 def read_game(source: Any, *, errors: str = "raise") -> Game:
     """The game of the first ``[DhtmlXQ]`` block (DhtmlXQError if none)."""
-    for game in read_games(source, errors=errors):
+    if errors not in ("raise", "keep"):
+        raise ValueError(f"errors must be 'raise' or 'keep', not {errors!r}")
+    text = _read_text(source)
+    for game in _games(text, errors):
         return game
-    raise DhtmlXQError("no [DhtmlXQ] block found")
+    hint = ""
+    if _pgn.sniff(text[:4096].encode("utf-8", "replace")) == "pgn":
+        hint = ": this is a PGN file: use cxiangqi.pgn.read_game"
+    raise DhtmlXQError(f"no [DhtmlXQ] block found{hint}")

@@ -36,11 +36,14 @@ from __future__ import annotations
 import random
 import threading
 import time as _time
-from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Union
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
+from . import _checks
 from ._search import BAN_SCORE, INFINITE, MATE_SCORE, MAX_DEPTH, WIN_SCORE, Searcher
+from ._wire import mate_in
 from .board import Board
+from .limit import MAX_NODES, Limit
 from .external import (EngineError, EngineTerminatedError, EngineTimeoutError, ExternalEngine,
                        IllegalEngineMoveError, PlayResult)
 from .move import MOVES, Move
@@ -51,34 +54,10 @@ __all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "Lev
 
 # time kept in hand on every move, for the protocol round trip
 MOVE_OVERHEAD = 0.03
+#: largest transposition table, in megabytes
+MAX_HASH_MB = 65536
 #: the most search threads an Engine takes
 MAX_THREADS = 64
-
-
-@dataclass(frozen=True)
-class Limit:
-    """When to stop.  All None: think until stop() is called."""
-
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    movetime: Optional[float] = None
-    time: Optional[float] = None
-    inc: Optional[float] = None
-    movestogo: Optional[int] = None
-
-    def __post_init__(self) -> None:
-        for name in ("depth", "nodes", "movestogo"):
-            v = getattr(self, name)
-            if v is not None and (not isinstance(v, int) or v < (0 if name == "nodes" else 1)):
-                raise ValueError(f"Limit.{name} must be a positive integer, got {v!r}")
-        for name in ("movetime", "time", "inc"):
-            v = getattr(self, name)
-            if v is not None and (not isinstance(v, (int, float)) or v < 0):
-                raise ValueError(f"Limit.{name} must be a non-negative number of seconds, got {v!r}")
-
-    @property
-    def infinite(self) -> bool:
-        return all(getattr(self, n) is None for n in ("depth", "nodes", "movetime", "time"))
 
 
 @dataclass(frozen=True)
@@ -93,6 +72,15 @@ class Level:
     nodes: Optional[int]
     randomness: int
     description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.depth is not None:
+            _checks.integer(self.depth, "Level.depth", 1)
+        if self.movetime is not None:
+            _checks.seconds(self.movetime, "Level.movetime")
+        if self.nodes is not None:
+            _checks.integer(self.nodes, "Level.nodes", 0, MAX_NODES)
+        _checks.integer(self.randomness, "Level.randomness", 0)
 
 
 def _levels() -> Dict[str, Level]:
@@ -235,22 +223,16 @@ class SearchResult:
         return self.pv[1] if len(self.pv) > 1 else None
 
 
-def mate_in(score: int) -> Optional[int]:
-    """Moves to mate for a mate score (negative: being mated), else None."""
-    if score > WIN_SCORE:
-        return (MATE_SCORE - score + 1) // 2
-    if score < -WIN_SCORE:
-        return -((MATE_SCORE + score) // 2)
-    return None
-
-
 class Engine:
     """cxiangqi's own engine.  One search at a time per Engine; make several
     Engines to search in parallel."""
 
     def __init__(self, hash_mb: int = 64, level: Union[str, int, Level] = "hard",
                  seed: Optional[int] = None, threads: int = 1) -> None:
-        self._searcher = Searcher(hash_mb)
+        """`hash_mb`: the transposition table's size in megabytes, an integer
+        1..MAX_HASH_MB (ValueError otherwise); `threads`: search threads,
+        1..MAX_THREADS (see set_threads)."""
+        self._searcher = Searcher(_checks.integer(hash_mb, "hash size (MB)", 1, MAX_HASH_MB))
         self._helpers: List[Searcher] = []
         self._lock = threading.Lock()
         self.set_threads(threads)
@@ -266,6 +248,8 @@ class Engine:
     # --- configuration -----------------------------------------------------
 
     def set_hash(self, mb: int) -> None:
+        """Resizes the transposition table (1..MAX_HASH_MB megabytes)."""
+        mb = _checks.integer(mb, "hash size (MB)", 1, MAX_HASH_MB)
         with self._lock:
             self._searcher.set_hash(mb)
             for h in self._helpers:
@@ -402,20 +386,48 @@ class Engine:
         time does not count until ponderhit() (see search())."""
         if not isinstance(board, Board):
             raise TypeError(f"expected a Board, got {type(board).__name__}")
-        if multipv < 1:
-            raise ValueError("multipv must be >= 1")
+        if limit is not None and not isinstance(limit, Limit):
+            raise TypeError(f"expected a Limit, got {type(limit).__name__}")
+        multipv = _checks.integer(multipv, "multipv", 1)
         lvl = self.level if level is None else level_named(level)
-        depth, nodes, soft, hard = self._budget(limit, lvl)
-        banned = [m.from_square * 90 + m.to_square for m in banmoves]
+        depth, nodes, soft, hard = self._budget(limit, lvl, board.turn)
+        banned = []
+        for m in banmoves:
+            if not isinstance(m, Move):
+                raise TypeError(f"banmoves must be Moves, got {type(m).__name__}")
+            banned.append(m.from_square * 90 + m.to_square)
+        fired: List[bool] = []
+        if limit is not None and limit.mate is not None:
+            on_info = self._mate_watch(limit.mate, on_info, fired)
         if clear_stop:
             self._stop_requested = False
             self._hit_requested = False
         with self._lock:
-            if ponder:
-                return self._ponder_iterate(board, depth, nodes, soft, hard, multipv, banned,
-                                            on_info)
-            self._hit_requested = False
-            return self._iterate(board, depth, nodes, soft, hard, multipv, banned, on_info)
+            try:
+                if ponder:
+                    return self._ponder_iterate(board, depth, nodes, soft, hard, multipv,
+                                                banned, on_info)
+                self._hit_requested = False
+                return self._iterate(board, depth, nodes, soft, hard, multipv, banned, on_info)
+            finally:
+                if fired:       # the mate search's own stop must not reach the next search
+                    self._stop_requested = False
+
+    def _mate_watch(self, moves: int, on_info: Optional[Callable[[SearchInfo], None]],
+                    fired: List[bool]) -> Callable[[SearchInfo], None]:
+        """An on_info that ends the search once the best line mates in at
+        most `moves` moves (python-chess's Limit(mate=...), UCI's go mate).
+        It stops the way stop() does, so that the set-up of a further
+        multi-PV line does not clear the request."""
+
+        def watch(info: SearchInfo) -> None:
+            if on_info is not None:
+                on_info(info)
+            if info.multipv == 1 and info.mate is not None and 0 < info.mate <= moves:
+                fired.append(True)
+                self._stop_requested = True
+                self._searcher.stop()
+        return watch
 
     def _ponder_iterate(self, board: Board, depth: int, nodes: int, soft: Optional[float],
                         hard: Optional[float], multipv: int, banned: List[int],
@@ -443,31 +455,34 @@ class Engine:
         return results
 
     @staticmethod
-    def _budget(limit: Optional[Limit], lvl: Level):
-        """(max depth, node limit or 0, soft time, hard time): no new
-        iteration starts after the soft time; the hard time aborts one."""
+    def _budget(limit: Optional[Limit], lvl: Level, turn: bool = True):
+        """(max depth, node limit or 0 for none, soft time, hard time) for
+        the side to move `turn` (True: Red): no new iteration starts after
+        the soft time; the hard time aborts one."""
         full = lvl.name in ("10", "hard")
         if limit is None:
-            limit = Limit(movetime=lvl.movetime)
+            limit = Limit(time=lvl.movetime)
         elif not full and lvl.movetime is not None and (
-                limit.infinite or (limit.movetime or lvl.movetime) >= lvl.movetime):
-            limit = Limit(depth=limit.depth, nodes=limit.nodes, movetime=lvl.movetime,
-                          time=limit.time, inc=limit.inc, movestogo=limit.movestogo)
+                limit.infinite or (limit.time or lvl.movetime) >= lvl.movetime):
+            limit = replace(limit, time=lvl.movetime)
         depth = min(d for d in (limit.depth, lvl.depth, MAX_DEPTH) if d is not None)
-        nodes = min((n for n in (limit.nodes, lvl.nodes) if n is not None), default=0)
+        nodes = min((n for n in (limit.nodes, lvl.nodes) if n is not None), default=None)
+        # the search's node limit 0 means none; a limit of 0 nodes asks for
+        # an answer at once, which a one-node search gives (its first move)
+        nodes = 0 if nodes is None else max(nodes, 1)
         soft = hard = None
-        if limit.movetime is not None:
+        if limit.time is not None:
             # a fixed time for this move: use all of it (the interrupted last
             # iteration still contributes its best move)
-            hard = max(0.001, limit.movetime - MOVE_OVERHEAD * (limit.movetime > 0.2))
-        if limit.time is not None:
-            left = max(0.0, limit.time - MOVE_OVERHEAD)
-            inc = limit.inc or 0.0
-            if limit.movestogo == 1:
-                # the whole clock is for this move (UCCI's way to give a fixed time)
+            hard = max(0.001, limit.time - MOVE_OVERHEAD * (limit.time > 0.2))
+        clock, inc = limit.clock_for(turn)
+        if clock is not None:
+            left = max(0.0, clock - MOVE_OVERHEAD)
+            if limit.remaining_moves == 1:
+                # the whole clock is for this move
                 clock_soft, clock_hard = None, max(0.001, left * 0.9 + inc * 0.9)
             else:
-                togo = limit.movestogo or 30
+                togo = limit.remaining_moves or 30
                 clock_soft = left / togo + inc * 0.75
                 clock_hard = max(0.001, min(left * 0.5, clock_soft * 4))
                 clock_soft = max(0.001, min(clock_soft, clock_hard))

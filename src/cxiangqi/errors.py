@@ -1,6 +1,6 @@
 """Exceptions raised by cxiangqi.  All are ValueError subclasses."""
 
-__all__ = ["InvalidFenError", "InvalidMoveError", "IllegalMoveError"]
+__all__ = ["InvalidFenError", "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError"]
 
 
 class InvalidFenError(ValueError):
@@ -13,3 +13,8 @@ class InvalidMoveError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A well-formed move that is not legal in the position it was tried in."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """Move text (WXF or Chinese notation) that fits more than one legal
+    move, as python-chess's ``AmbiguousMoveError``."""

@@ -4,7 +4,7 @@ xboard/CECP (MaxQi) programs, in the spirit of python-chess's ``chess.engine``.
 >>> from cxiangqi import Board                                  # doctest: +SKIP
 >>> from cxiangqi.engine import ExternalEngine, Limit            # doctest: +SKIP
 >>> with ExternalEngine.popen("pikafish") as engine:            # doctest: +SKIP
-...     result = engine.play(Board(), Limit(movetime=0.5))
+...     result = engine.play(Board(), Limit(time=0.5))
 ...     print(result.move, result.info.get("score"))
 
 Everything is synchronous: each call writes commands and reads the answer,
@@ -15,8 +15,11 @@ makes no sense, such as an illegal best move (:class:`IllegalEngineMoveError`).
 
 Moves are ICCS (``h2e2``, ranks 0-9 from Red's side) in all three protocols;
 this is what Pikafish, ElephantEye and MaxQi use.  Limits are
-``cxiangqi.engine.Limit`` objects (or anything with the same attributes);
-times are in seconds.
+``cxiangqi.engine.Limit`` objects (or anything with the same attributes):
+``time`` is the time for this move, the clocks are ``red_clock`` and
+``black_clock`` with ``red_inc``/``black_inc`` and ``remaining_moves``;
+times are in seconds.  What a ``go`` or an ``info`` line means is shared
+with the engine command (``cxiangqi._wire``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from . import _wire
+from ._wire import MATE_SCORE, Budget
 from .board import Board
 from .errors import InvalidMoveError
 from .fen import STARTING_BOARD_FEN
@@ -42,17 +47,14 @@ __all__ = ["ExternalEngine", "PlayResult", "EngineOption", "EngineError",
 
 PROTOCOLS = ("uci", "ucci", "xboard")
 
-#: score of a mate in p plies, as cxiangqi's own engine reports it
-MATE_SCORE = 30000
-#: ElephantEye's mate scale (UCCI has no "mate" keyword): 10000 - plies
-_UCCI_MATE, _UCCI_WIN = 10000, 9900
 
 #: an engine line longer than this is cut (a runaway engine must not eat memory)
 _MAX_LINE = 1 << 20
 
 
-class EngineError(Exception):
-    """An external engine could not be started or did something wrong."""
+class EngineError(RuntimeError):
+    """An external engine could not be started or did something wrong (a
+    RuntimeError, as python-chess's ``chess.engine.EngineError``)."""
 
 
 class _StartError(EngineError):
@@ -120,23 +122,18 @@ class PlayResult:
         return self.info.get("pv", [])
 
 
-def _mate_score(mate: int) -> int:
-    """cxiangqi's score for 'mate in `mate` moves' (negative: being mated)."""
-    if mate > 0:
-        return MATE_SCORE - (2 * mate - 1)
-    return -(MATE_SCORE - 2 * -mate)
-
-
-def _limit_fields(limit: Any) -> Dict[str, Any]:
-    """depth, nodes, movetime, time, inc, movestogo of a Limit-like object."""
+def _budget(limit: Any, board: Board, opponent_time: Optional[float] = None,
+            opponent_inc: Optional[float] = None) -> Budget:
+    """The limit seen from the side to move (see _wire.Budget); ValueError
+    for no limit or an infinite one, which an external engine would never
+    end."""
     if limit is None:
-        raise ValueError("a limit is needed (depth, nodes, movetime or time)")
-    out = {name: getattr(limit, name, None)
-           for name in ("depth", "nodes", "movetime", "time", "inc", "movestogo")}
-    if all(out[n] is None for n in ("depth", "nodes", "movetime", "time")):
-        raise ValueError("an infinite limit cannot be used here: give depth, nodes, "
-                         "movetime or time")
-    return out
+        raise ValueError("a limit is needed (time, depth, nodes, mate or a clock)")
+    budget = Budget.from_limit(limit, board.turn, opponent_time, opponent_inc)
+    if budget.empty:
+        raise ValueError("an infinite limit cannot be used here: give time, depth, nodes, "
+                         "mate or the clock of the side to move")
+    return budget
 
 
 def _root_and_moves(board: Board) -> Tuple[Board, List[Move]]:
@@ -150,22 +147,6 @@ def _root_and_moves(board: Board) -> Tuple[Board, List[Move]]:
 
 def _is_start(board: Board) -> bool:
     return board.board_fen() == STARTING_BOARD_FEN and board.turn == RED
-
-
-def _pv(board: Board, tokens: Sequence[str]) -> List[Move]:
-    """The legal prefix of a principal variation given as ICCS words."""
-    b = board.copy(stack=False)
-    pv: List[Move] = []
-    for text in tokens:
-        try:
-            move = Move.from_iccs(text)
-        except InvalidMoveError:
-            break
-        if not b.is_legal(move):
-            break
-        b.push(move)
-        pv.append(move)
-    return pv
 
 
 class _Process:
@@ -351,10 +332,9 @@ class ExternalEngine:
         raises IllegalEngineMoveError.  `timeout` (seconds) overrides the
         time allowed for the answer, which is otherwise derived from the limit."""
         self._check_open()
-        fields = _limit_fields(limit)
+        budget = _budget(limit, board, opponent_time, opponent_inc)
         banned = list(banmoves)
-        result = self._play(board, fields, banned, opponent_time, opponent_inc,
-                            self._deadline(fields, timeout))
+        result = self._play(board, budget, banned, self._deadline(budget, timeout))
         self._check_move(board, result, banned)
         return result
 
@@ -365,8 +345,8 @@ class ExternalEngine:
         self._check_open()
         if multipv < 1:
             raise ValueError("multipv must be >= 1")
-        fields = _limit_fields(limit)
-        return self._analyse(board, fields, multipv, self._deadline(fields, timeout))
+        budget = _budget(limit, board)
+        return self._analyse(board, budget, multipv, self._deadline(budget, timeout))
 
     def configure(self, options: Mapping[str, Any]) -> None:
         """Sets engine options (names as the engine announced them, any case)."""
@@ -431,12 +411,12 @@ class ExternalEngine:
     def _read(self, deadline: float, doing: str) -> str:
         return self._p.read(deadline, doing)
 
-    def _deadline(self, fields: Dict[str, Any], timeout: Optional[float]) -> float:
+    def _deadline(self, budget: Budget, timeout: Optional[float]) -> float:
         if timeout is None:
-            if fields["movetime"] is not None:
-                timeout = fields["movetime"] * 2 + 5.0
-            elif fields["time"] is not None:
-                timeout = fields["time"] + (fields["inc"] or 0) + 5.0
+            if budget.movetime is not None:
+                timeout = budget.movetime * 2 + 5.0
+            elif budget.own_clock is not None:
+                timeout = budget.own_clock + (budget.own_inc or 0) + 5.0
             else:
                 timeout = 300.0
         return time.monotonic() + timeout
@@ -486,12 +466,11 @@ class ExternalEngine:
     def _handshake(self, probing: bool) -> None:
         raise NotImplementedError
 
-    def _play(self, board: Board, fields: Dict[str, Any], banned: List[Move],
-              opponent_time: Optional[float], opponent_inc: Optional[float],
+    def _play(self, board: Board, budget: Budget, banned: List[Move],
               deadline: float) -> PlayResult:
         raise NotImplementedError
 
-    def _analyse(self, board: Board, fields: Dict[str, Any], multipv: int,
+    def _analyse(self, board: Board, budget: Budget, multipv: int,
                  deadline: float) -> List[Dict[str, Any]]:
         raise NotImplementedError
 
@@ -590,22 +569,20 @@ class _UciFamily(ExternalEngine):
     def _position_command(self, board: Board) -> str:
         raise NotImplementedError
 
-    def _go_command(self, board: Board, fields: Dict[str, Any],
-                    opponent_time: Optional[float], opponent_inc: Optional[float]) -> str:
+    def _go_command(self, board: Board, budget: Budget) -> str:
         raise NotImplementedError
 
     def _parse_info(self, board: Board, words: List[str]) -> Dict[str, Any]:
         raise NotImplementedError
 
-    def _search(self, board: Board, fields: Dict[str, Any], banned: List[Move],
-                opponent_time: Optional[float], opponent_inc: Optional[float],
+    def _search(self, board: Board, budget: Budget, banned: List[Move],
                 deadline: float) -> Tuple[List[str], Dict[int, Dict[str, Any]]]:
         """Sends position and go; returns the bestmove line's words and the
         last info per multipv line."""
         self._send(self._position_command(board))
         if banned:
             self._send_banmoves(banned)
-        self._send(self._go_command(board, fields, opponent_time, opponent_inc))
+        self._send(self._go_command(board, budget))
         infos: Dict[int, Dict[str, Any]] = {}
         while True:
             try:
@@ -633,12 +610,10 @@ class _UciFamily(ExternalEngine):
     def _send_banmoves(self, banned: List[Move]) -> None:
         raise EngineError(f"{self.protocol.upper()} has no way to ban moves")
 
-    def _play(self, board: Board, fields: Dict[str, Any], banned: List[Move],
-              opponent_time: Optional[float], opponent_inc: Optional[float],
+    def _play(self, board: Board, budget: Budget, banned: List[Move],
               deadline: float) -> PlayResult:
         self._set_multipv(1)
-        words, infos = self._search(board, fields, banned, opponent_time, opponent_inc,
-                                    deadline)
+        words, infos = self._search(board, budget, banned, deadline)
         line = " ".join(words)
         move = ponder = None
         draw = resign = False
@@ -659,10 +634,10 @@ class _UciFamily(ExternalEngine):
             resign = "resign" in rest
         return PlayResult(move, ponder, infos.get(1, {}), draw, resign)
 
-    def _analyse(self, board: Board, fields: Dict[str, Any], multipv: int,
+    def _analyse(self, board: Board, budget: Budget, multipv: int,
                  deadline: float) -> List[Dict[str, Any]]:
         self._set_multipv(multipv)
-        _, infos = self._search(board, fields, [], None, None, deadline)
+        _, infos = self._search(board, budget, [], deadline)
         return [infos[k] for k in sorted(infos)][:multipv]
 
     def _set_multipv(self, n: int) -> None:
@@ -716,71 +691,14 @@ class _UciEngine(_UciFamily):
         head = "position startpos" if _is_start(root) else f"position fen {root.fen()}"
         return head + (" moves " + " ".join(m.iccs() for m in moves) if moves else "")
 
-    def _go_command(self, board: Board, fields: Dict[str, Any],
-                    opponent_time: Optional[float], opponent_inc: Optional[float]) -> str:
-        parts = ["go"]
-        if fields["depth"] is not None:
-            parts += ["depth", str(int(fields["depth"]))]
-        if fields["nodes"] is not None:
-            parts += ["nodes", str(int(fields["nodes"]))]
-        if fields["movetime"] is not None:
-            parts += ["movetime", str(max(1, round(fields["movetime"] * 1000)))]
-        if fields["time"] is not None:
-            own = max(0, round(fields["time"] * 1000))
-            opp = own if opponent_time is None else max(0, round(opponent_time * 1000))
-            wtime, btime = (own, opp) if board.turn == RED else (opp, own)
-            parts += ["wtime", str(wtime), "btime", str(btime)]
-            inc = fields["inc"]
-            if inc is not None or opponent_inc is not None:
-                own_inc = round((inc or 0) * 1000)
-                opp_inc = own_inc if opponent_inc is None else round(opponent_inc * 1000)
-                winc, binc = (own_inc, opp_inc) if board.turn == RED else (opp_inc, own_inc)
-                parts += ["winc", str(winc), "binc", str(binc)]
-            if fields["movestogo"] is not None:
-                parts += ["movestogo", str(int(fields["movestogo"]))]
-        return " ".join(parts)
+    def _go_command(self, board: Board, budget: Budget) -> str:
+        return _wire.uci_go(budget, board.turn)
 
     def _send_banmoves(self, banned: List[Move]) -> None:
         raise EngineError("UCI has no banmoves; use a UCCI engine to ban moves")
 
     def _parse_info(self, board: Board, words: List[str]) -> Dict[str, Any]:
-        info: Dict[str, Any] = {}
-        ints = {"depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "tbhits"}
-        i = 0
-        while i < len(words):
-            key = words[i]
-            try:
-                if key in ints:
-                    info[key] = int(words[i + 1])
-                    i += 2
-                elif key == "time":
-                    info["time"] = int(words[i + 1]) / 1000.0
-                    i += 2
-                elif key == "score":
-                    kind, value = words[i + 1], int(words[i + 2])
-                    if kind == "mate":
-                        info["mate"] = value
-                        info["score"] = _mate_score(value)
-                    else:
-                        info["mate"] = None
-                        info["score"] = value
-                    i += 3
-                    if i < len(words) and words[i] in ("lowerbound", "upperbound"):
-                        info["bound"] = words[i]
-                        i += 1
-                elif key == "pv":
-                    info["pv"] = _pv(board, words[i + 1:])
-                    break
-                elif key == "string":
-                    info["string"] = " ".join(words[i + 1:])
-                    break
-                elif key in ("currmove", "currmovenumber", "refutation", "currline", "wdl"):
-                    return {}
-                else:
-                    i += 1
-            except (IndexError, ValueError):
-                i += 1
-        return info
+        return _wire.parse_uci_info(board, words)
 
 
 class _UcciEngine(_UciFamily):
@@ -837,69 +755,18 @@ class _UcciEngine(_UciFamily):
         tail = moves[start:]
         return head + (" moves " + " ".join(m.iccs() for m in tail) if tail else "")
 
-    def _seconds(self, t: float) -> str:
-        if self._millisec:
-            return str(max(0, round(t * 1000)))
-        return str(max(1, round(t)))
-
-    def _go_command(self, board: Board, fields: Dict[str, Any],
-                    opponent_time: Optional[float], opponent_inc: Optional[float]) -> str:
-        # UCCI has one mode per go: time (a clock, or one move's time as
-        # "movestogo 1"), else depth, else nodes
-        if fields["movetime"] is not None:
-            return f"go time {self._seconds(fields['movetime'])} movestogo 1"
-        if fields["time"] is not None:
-            parts = ["go", "time", self._seconds(fields["time"])]
-            if fields["movestogo"] is not None:
-                parts += ["movestogo", str(int(fields["movestogo"]))]
-            else:
-                parts += ["increment", self._seconds(fields["inc"] or 0)]
-            if opponent_time is not None:
-                parts += ["opptime", self._seconds(opponent_time)]
-                if fields["movestogo"] is None:
-                    parts += ["oppincrement", self._seconds(opponent_inc or 0)]
-            return " ".join(parts)
-        if fields["depth"] is not None:
-            return f"go depth {int(fields['depth'])}"
-        return f"go nodes {int(fields['nodes'])}"
+    def _go_command(self, board: Board, budget: Budget) -> str:
+        if budget.mate is not None and budget.depth is None and budget.movetime is None \
+                and budget.own_clock is None:
+            # UCCI has no mate search: a mate in N moves is found within 2N plies
+            budget = Budget(depth=2 * budget.mate, nodes=budget.nodes)
+        return _wire.ucci_go(budget, self._millisec)
 
     def _send_banmoves(self, banned: List[Move]) -> None:
         self._send("banmoves " + " ".join(m.iccs() for m in banned))
 
     def _parse_info(self, board: Board, words: List[str]) -> Dict[str, Any]:
-        info: Dict[str, Any] = {}
-        i = 0
-        while i < len(words):
-            key = words[i]
-            try:
-                if key in ("depth", "nodes"):
-                    info[key] = int(words[i + 1])
-                    i += 2
-                elif key == "time":
-                    info["time"] = int(words[i + 1]) / (1000.0 if self._millisec else 1.0)
-                    i += 2
-                elif key == "score":
-                    score = int(words[i + 1])
-                    mate = None
-                    if _UCCI_WIN < abs(score) <= _UCCI_MATE:
-                        plies = _UCCI_MATE - abs(score)
-                        mate = (plies + 1) // 2 if score > 0 else -(plies // 2)
-                        score = _mate_score(mate) if mate else score
-                    info["score"], info["mate"] = score, mate
-                    i += 2
-                elif key == "pv":
-                    info["pv"] = _pv(board, words[i + 1:])
-                    break
-                elif key in ("message", "string"):
-                    info["string"] = " ".join(words[i + 1:])
-                    break
-                elif key == "currmove":
-                    return {}
-                else:
-                    i += 1
-            except (IndexError, ValueError):
-                i += 1
-        return info
+        return _wire.parse_ucci_info(board, words, self._millisec)
 
     def _say_goodbye(self) -> None:
         self._send("quit")
@@ -1045,8 +912,7 @@ class _XboardEngine(ExternalEngine):
             raise EngineError(f"engine {self.name!r} cannot be given this position: it has no "
                               "setboard and its edit mode cannot change the a-file")
 
-    def _prepare(self, board: Board, fields: Dict[str, Any],
-                 opponent_time: Optional[float], opponent_inc: Optional[float]) -> None:
+    def _prepare(self, board: Board, budget: Budget) -> None:
         root, moves = _root_and_moves(board)
         root_fen = root.fen()
         if (self._game is not None and self._game[0] == root_fen
@@ -1061,33 +927,35 @@ class _XboardEngine(ExternalEngine):
             self._send(self._move_text(move))
         self._game = (root_fen, list(moves))
         # time control
-        if fields["nodes"] is not None and fields["movetime"] is None and fields["time"] is None \
-                and fields["depth"] is None:
+        depth = budget.depth
+        if depth is None and budget.mate is not None:
+            depth = 2 * budget.mate      # no mate search in xboard: 2N plies find a mate in N
+        if budget.nodes is not None and budget.movetime is None and budget.own_clock is None \
+                and depth is None:
             raise EngineError("xboard engines cannot be limited by nodes")
-        depth = fields["depth"]
         if depth is not None:
             self._send(f"sd {int(depth)}")
             self._sd = int(depth)
         elif self._sd is not None:
             self._send("sd 99")
             self._sd = None
-        if fields["movetime"] is not None:
+        if budget.movetime is not None:
             # st takes whole seconds (MaxQi reads an int); the clock is given
             # exactly, in centiseconds
-            t = fields["movetime"]
+            t = budget.movetime
             self._send(f"st {max(1, math.ceil(t))}")
             cs = max(1, round(t * 100))
             self._send(f"time {cs}")
             self._send(f"otim {cs}")
-        elif fields["time"] is not None:
-            base = fields["time"]
-            inc = fields["inc"] or 0
-            mps = fields["movestogo"] or 0
+        elif budget.own_clock is not None:
+            base = budget.own_clock
+            inc = budget.own_inc or 0
+            mps = budget.remaining_moves or 0
             minutes, seconds = divmod(max(1, round(base)), 60)
             inc_text = str(int(inc)) if float(inc).is_integer() else f"{inc:g}"
             self._send(f"level {mps} {minutes}:{seconds:02d} {inc_text}")
             self._send(f"time {max(0, round(base * 100))}")
-            opp = base if opponent_time is None else opponent_time
+            opp = base if budget.opp_clock is None else budget.opp_clock
             self._send(f"otim {max(0, round(opp * 100))}")
         else:  # depth only: plenty of time
             self._send("st 36000")
@@ -1138,19 +1006,18 @@ class _XboardEngine(ExternalEngine):
             return {}
         info: Dict[str, Any] = {"depth": depth, "score": score, "mate": None,
                                 "time": cs / 100.0, "nodes": nodes,
-                                "pv": _pv(board, words[4:])}
+                                "pv": _wire.pv_prefix(board, words[4:])}
         if abs(score) >= 100000:  # xboard convention for mates: 100000 + moves
             mate = abs(score) - 100000
             info["mate"] = mate if score > 0 else -mate
-            info["score"] = _mate_score(info["mate"]) if mate else score
+            info["score"] = _wire.mate_score(info["mate"]) if mate else score
         return info
 
-    def _play(self, board: Board, fields: Dict[str, Any], banned: List[Move],
-              opponent_time: Optional[float], opponent_inc: Optional[float],
+    def _play(self, board: Board, budget: Budget, banned: List[Move],
               deadline: float) -> PlayResult:
         if banned:
             raise EngineError("the xboard protocol cannot ban moves")
-        self._prepare(board, fields, opponent_time, opponent_inc)
+        self._prepare(board, budget)
         text, info, draw, resigned = self._think(board, deadline)
         if text is None:
             return PlayResult(None, None, info, draw, resigned)
@@ -1159,11 +1026,11 @@ class _XboardEngine(ExternalEngine):
             self._game[1].append(move)
         return PlayResult(move, None, info, draw, False)
 
-    def _analyse(self, board: Board, fields: Dict[str, Any], multipv: int,
+    def _analyse(self, board: Board, budget: Budget, multipv: int,
                  deadline: float) -> List[Dict[str, Any]]:
         if multipv > 1:
             raise EngineError("xboard engines show one line only")
-        self._prepare(board, fields, None, None)
+        self._prepare(board, budget)
         _, info, _, _ = self._think(board, deadline)
         # the engine has played its move on its own board: forget the game
         self._game = None

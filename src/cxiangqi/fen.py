@@ -15,15 +15,16 @@ the river), and the side that is not to move not in check.
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
+from ._core import MAX_COUNTER
 from .errors import InvalidFenError
 from .piece import Piece
 from .square import (ADVISOR, BLACK, ELEPHANT, KING, PAWN, PIECE_NAMES, RED, Color,
                      SQUARE_NAMES, Square, square_file, square_rank)
 
 __all__ = ["STARTING_FEN", "STARTING_BOARD_FEN", "ParsedFen", "parse_fen", "check_position",
-           "board_fen"]
+           "check_representable", "unrepresentable", "board_fen"]
 
 STARTING_BOARD_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
 STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"
@@ -31,7 +32,7 @@ STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"
 # A real FEN is under 100 characters; anything much longer is rejected
 # before it is split, so a huge input costs no work.
 MAX_FEN_LENGTH = 256
-MAX_COUNTER = 1_000_000
+# MAX_COUNTER (from the core): the largest halfmove clock and fullmove number
 
 MAX_COUNT = {KING: 1, ADVISOR: 2, ELEPHANT: 2, 4: 2, 5: 2, 6: 2, PAWN: 5}
 
@@ -140,6 +141,36 @@ def parse_fen(fen: str) -> ParsedFen:
 
 def _where(piece: Piece, sq: Square) -> str:
     return f"{_COLOR_NAME[piece.color]} {PIECE_NAMES[piece.piece_type]} on {SQUARE_NAMES[sq]}"
+
+
+def unrepresentable(sq: Square, piece: Piece) -> Optional[str]:
+    """Why the core cannot hold `piece` on `sq` consistently, or None.
+
+    Even a board that need not be reachable in a game (``validate=False``,
+    ``set_piece_at``) keeps kings and advisors in their own palace and
+    elephants on their own side of the river: the move generator, the
+    check test and the attack queries all assume so (a king outside its
+    palace could face the other king along a rank; an elephant across the
+    river moves by a rule the legality test does not share), and on such a
+    board they would contradict each other.
+    """
+    pt, color = piece.piece_type, piece.color
+    if pt in (KING, ADVISOR) and sq not in _PALACE[color]:
+        return f"{_where(piece, sq)} is outside its palace"
+    if pt == ELEPHANT:
+        rank = square_rank(sq) if color == RED else 9 - square_rank(sq)
+        if rank > 4:
+            return f"{_where(piece, sq)} is across the river"
+    return None
+
+
+def check_representable(placement: List[Tuple[Square, Piece]]) -> None:
+    """Raises InvalidFenError naming the first piece that no board can hold
+    (see unrepresentable): what even ``validate=False`` refuses."""
+    for sq, piece in placement:
+        why = unrepresentable(sq, piece)
+        if why is not None:
+            raise InvalidFenError(f"not representable, even with validate=False: {why}")
 
 
 def check_placement(placement: List[Tuple[Square, Piece]]) -> None:

@@ -394,6 +394,21 @@ class Level:
     randomness: int
     tt_bits: int
 
+    def __post_init__(self) -> None:
+        # every number goes to the compiled search: checked here, as ValueErrors
+        from . import _checks
+        _checks.integer(self.depth, "Level.depth", 1, 60)
+        _checks.integer(self.width, "Level.width", 1, 225)
+        _checks.integer(self.root_width, "Level.root_width", 1, 225)
+        _checks.seconds(self.time, "Level.time")
+        _checks.integer(self.nodes, "Level.nodes", 0, 2 ** 62)
+        _checks.integer(self.vcf, "Level.vcf", 0, 30)
+        _checks.integer(self.leaf_vcf, "Level.leaf_vcf", 0, 30)
+        _checks.integer(self.vcf_nodes, "Level.vcf_nodes", 0, 2 ** 31 - 1)
+        _checks.integer(self.leaf_vcf_nodes, "Level.leaf_vcf_nodes", 0, 2 ** 31 - 1)
+        _checks.integer(self.randomness, "Level.randomness", 0, 2 ** 31 - 1)
+        _checks.integer(self.tt_bits, "Level.tt_bits", 10, 24)
+
 
 LEVELS: Dict[str, Level] = {
     "easy": Level("easy", depth=2, width=8, root_width=12, time=0.08, nodes=20_000,
@@ -445,8 +460,10 @@ def analyse(board: Board, level: Union[str, Level] = "normal", *,
         raise ValueError("the game is over: there is no move to find")
     budget = lv.time
     if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
+                or not 0 < time_limit < float("inf"):
+            raise ValueError(f"time_limit must be a positive, finite number of seconds, "
+                             f"got {time_limit!r}")
         budget = float(time_limit)
     exact = lv.randomness > 0
     out = board._pos.think(max_depth=lv.depth, width=lv.width, root_width=lv.root_width,

@@ -19,20 +19,20 @@ Conventions written (``wxf``, ``chinese``)
 * WXF letters K A E H R C P; ``=`` for sideways (C2=5), as in the examples of
   the project spec (the WXF itself prints ``.``; both are read).
 * Two pieces of a kind on one file (tandem), always marked (not only when
-  the file alone would be ambiguous): WXF ``+R+1`` / ``-R=4``, the sign
-  before the letter as in the project spec, mirroring 前车进一 / 后车平四
-  character for character (the WXF document, xqbase and Fairy-Stockfish put
-  it after the letter, ``R++1``; both are read); Chinese 前/后 before the
-  piece.  Advisors and elephants never need
+  the file alone would be ambiguous): WXF ``R++1`` / ``R-=4``, the sign in
+  place of the file digit, after the letter, as the WXF's notation page,
+  xqbase and Fairy-Stockfish write it (the sign before the letter,
+  ``+R+1``, which earlier versions of cxiangqi wrote, is still read);
+  Chinese 前/后 before the piece (前车进一 / 后车平四).  Advisors and elephants
+  never need
   前/后 (the one that can go forward is always the rear one), so they keep
   their file number, as the Chinese rules and the WXF examples say.
 * Pawns (three or more on a file, or two files with several pawns):
   - WXF, following the WXF's own "Official Xiangqi Piece Names and
-    Notation" (wxf.org, AXF 1980/82, adopted by WXF 1997), written with the
-    tandem sign first like the other pieces:
-    two on the file ``+P`` ``-P``; three: ``+P`` (front), ``P3`` (middle,
-    plain file form), ``-P`` (rear); four: ``++`` ``+P`` ``-P`` ``--``;
-    five: ``++`` ``+P`` ``P3`` ``-P`` ``--``; several pawns on two files:
+    Notation" (wxf.org, AXF 1980/82, adopted by WXF 1997):
+    two on the file ``P+`` ``P-``; three: ``P+`` (front), ``P3`` (middle,
+    plain file form), ``P-`` (rear); four: ``++`` ``P+`` ``P-`` ``--``;
+    five: ``++`` ``P+`` ``P3`` ``P-`` ``--``; several pawns on two files:
     the file digit, then ``+`` front, the file digit again for the middle,
     ``-`` rear (``3+=4``, ``33=4``, ``3-=4``, ``7+=6``).
   - Chinese, following xqbase's 《中国象棋电脑应用规范(二)：着法表示》 as
@@ -66,7 +66,8 @@ read when only one of the two can make the move (real records do this:
   (前兵三平四); ordinals 一兵..五兵 (also digits, ２卒) as described above;
   前/后 for advisors and elephants too.
 InvalidMoveError for text that is not a move in the notation at all,
-IllegalMoveError for text that names no legal move, or more than one.
+IllegalMoveError for text that names no legal move, AmbiguousMoveError (an
+IllegalMoveError) for text that names more than one.
 
 ``Board.wxf``, ``parse_wxf``, ``push_wxf``, ``chinese``, ``parse_chinese``
 and ``push_chinese`` delegate here; ``move_list`` and ``format_line`` write
@@ -79,7 +80,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .move import MOVES, Move
 from .square import (ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, RED,
                      ROOK, SQUARE_NAMES, Color, PieceType, Square)
@@ -223,7 +224,7 @@ def _mover(board: "Board", move: Move, notation: str) -> "Piece":
 # --- WXF ---------------------------------------------------------------------
 
 def wxf(board: "Board", move: Move) -> str:
-    """The legal `move` in WXF notation: ``C2=5``, ``H8+7``, ``+R+1``, ``P3=4``.
+    """The legal `move` in WXF notation: ``C2=5``, ``H8+7``, ``R++1``, ``P3=4``.
 
     IllegalMoveError if the move is not legal on `board`.
     """
@@ -243,21 +244,21 @@ def wxf(board: "Board", move: Move) -> str:
         pos = "+" if i == 0 else "-" if i == count - 1 else str(f)
         return f"{f}{pos}{op}{n}"
     if count <= 3:
-        head = "+" + letter if i == 0 else "-" + letter if i == count - 1 else f"{letter}{f}"
+        head = letter + "+" if i == 0 else letter + "-" if i == count - 1 else f"{letter}{f}"
     elif i == 0:
         head = "++"
     elif i == count - 1:
         head = "--"
     elif i == 1:
-        head = "+" + letter
+        head = letter + "+"
     elif i == count - 2:
-        head = "-" + letter
+        head = letter + "-"
     else:
         head = f"{letter}{f}"
     return f"{head}{op}{n}"
 
 
-_WXF_FORM = "expected piece, file, + - = or ., number (like 'C2=5', 'H8+7', '+R+1')"
+_WXF_FORM = "expected piece, file, + - = or ., number (like 'C2=5', 'H8+7', 'R++1')"
 
 
 def parse_wxf(board: "Board", text: str) -> Move:
@@ -477,7 +478,7 @@ def _resolve(board: "Board", text: str, notation: str, pt: PieceType, color: Col
         for move in legal:
             if move.from_square == prefer:
                 return move
-        raise IllegalMoveError(
+        raise AmbiguousMoveError(
             f"ambiguous {notation} move {_shown(text)} in {board.fen()}: it fits "
             f"{' and '.join(m.iccs() for m in legal)}")
     head = _illegal_head(board, text, notation)

@@ -44,6 +44,12 @@ Errors
     the partial game is returned instead of raising, with the error in
     ``game.errors``; :func:`read_games` also accepts ``errors="skip"``.
 
+    Reading takes time and memory in proportion to the text (one board
+    follows the tree; a node costs about 200 bytes).  A game with more than
+    :data:`MAX_MOVES` moves (variations included), or with variations nested
+    more than :data:`MAX_VARIATION_DEPTH` deep, is refused with PgnError;
+    the XQF and DhtmlXQ readers apply the same limits.
+
 Writing
     :func:`write_game` writes ICCS, WXF or Chinese move text (the WXF and
     Chinese forms come from :mod:`cxiangqi.notation`).  Writing to a path is
@@ -58,7 +64,6 @@ import codecs
 import io
 import os
 import re
-import tempfile
 import unicodedata
 import weakref
 from typing import (Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapping,
@@ -66,6 +71,7 @@ from typing import (Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapp
 
 from .board import Board
 from .errors import InvalidFenError
+from .files import atomic_write
 from .fen import STARTING_FEN
 from .move import Move
 from .square import BLACK, RED, Color
@@ -73,7 +79,7 @@ from .square import BLACK, RED, Color
 __all__ = [
     "PgnError", "Headers", "GameNode", "ChildNode", "Game", "Mainline",
     "read_game", "read_games", "write_game", "detect_encoding",
-    "NOTATIONS", "TAG_ROSTER",
+    "NOTATIONS", "TAG_ROSTER", "MAX_MOVES", "MAX_VARIATION_DEPTH", "sniff",
 ]
 
 PathOrStream = Union[str, "os.PathLike[str]", TextIO, Any]
@@ -93,6 +99,14 @@ _ROSTER_DEFAULTS = {
 }
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+#: most moves (nodes, variations included) in one record; a bigger one is
+#: refused with PgnError (or the reader's own subclass), never MemoryError.
+#: A node takes about 170 bytes, so this caps a record at about 170 MB.
+MAX_MOVES = 1_000_000
+#: deepest nesting of variations (a variation inside a variation ...) in a
+#: record; a deeper one is refused
+MAX_VARIATION_DEPTH = 1000
 
 # glyph suffixes and their standard NAG numbers
 _GLYPH_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -182,12 +196,30 @@ class GameNode:
     parent: Optional["GameNode"]
     move: Optional[Move]
 
+    # Slots keep a node small (a record read from a file holds one node per
+    # move): about 170 bytes, against 600 with a __dict__ and an empty set
+    # of NAGs for every node.  __dict__ is still there, made only when an
+    # attribute of one's own is set on a node.
+    __slots__ = ("parent", "move", "variations", "comment", "_nags", "__dict__",
+                 "__weakref__")
+
     def __init__(self) -> None:
         self.parent = None
         self.move = None
         self.variations: List["ChildNode"] = []
         self.comment = ""
-        self.nags: Set[int] = set()
+        self._nags: Optional[Set[int]] = None
+
+    @property
+    def nags(self) -> Set[int]:
+        """The NAGs of this node (a set, made when first asked for)."""
+        if self._nags is None:
+            self._nags = set()
+        return self._nags
+
+    @nags.setter
+    def nags(self, value: Iterable[int]) -> None:
+        self._nags = set(value)
 
     # navigation
     def root(self) -> "GameNode":
@@ -343,14 +375,16 @@ class ChildNode(GameNode):
     parent: GameNode
     move: Move
 
+    __slots__ = ("starting_comment",)
+
     def __init__(self, parent: GameNode, move: Move, *, comment: str = "",
                  starting_comment: str = "", nags: Iterable[int] = ()) -> None:
-        super().__init__()
         self.parent = parent
         self.move = move
+        self.variations = []
         self.comment = comment
         self.starting_comment = starting_comment
-        self.nags = set(nags)
+        self._nags = set(nags) if nags else None
 
     def starts_variation(self) -> bool:
         """Is this the first move of a side variation?"""
@@ -654,10 +688,13 @@ class _Source:
 
 def _open_source(f: PathOrStream) -> _Source:
     """A line source for f: a path is read and decoded whole (so UTF-16
-    with a BOM works there too); a stream is read line by line."""
+    with a BOM works there too); a stream is read line by line.  A file
+    (or a stream at its start) of another kind of record is refused with
+    a PgnError that names it (see sniff)."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             data = fh.read()
+        _refuse_other_kinds(data, "pgn")
         text = data.decode(detect_encoding(data), errors="replace")
         return _Source(io.StringIO(text), binary=False)
     if isinstance(f, (bytes, bytearray)):
@@ -667,7 +704,86 @@ def _open_source(f: PathOrStream) -> _Source:
         raise TypeError(f"expected a path or a stream, got {type(f).__name__}")
     binary = isinstance(f, (io.RawIOBase, io.BufferedIOBase)) or (
         not isinstance(f, io.TextIOBase) and isinstance(f.read(0), bytes))
+    if _tell(f) == 0:
+        try:
+            head = f.read(_SNIFF_SIZE)
+            f.seek(0)
+        except (OSError, ValueError, AttributeError):
+            head = None
+        if head:
+            try:
+                _refuse_other_kinds(head if binary else head.encode("utf-8", "replace"), "pgn")
+            except PgnError:
+                try:    # nothing in it is PGN: a next read_game finds its end
+                    f.seek(0, io.SEEK_END)
+                except (OSError, ValueError):
+                    pass
+                raise
     return _Source(f, binary=binary)
+
+
+# --- which kind of record is this? ------------------------------------------------------
+
+_SNIFF_SIZE = 4096
+_PGN_LOOK = re.compile(rb"^\s*(?:\xef\xbb\xbf)?\s*\[\s*[A-Za-z0-9_]+\s+\"|^\s*1\s*\.\s*\S", re.M)
+
+
+def sniff(data: bytes) -> Optional[str]:
+    """What kind of game record the first bytes of a file look like: "xqf",
+    "cbr", "cbf" (CCBridge / 象棋桥), "dhtmlxq", "pgn", "binary" (some other
+    binary data), or None (text of no known kind).
+
+    >>> sniff(b"XQ\\x0a" + bytes(1021)), sniff(b'[Event "x"]\\n1. h2e2'), sniff(b"hello")
+    ('xqf', 'pgn', None)
+    """
+    head = data[:_SNIFF_SIZE]
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):     # text, read as UTF-8
+        head = head.decode("utf-16", "replace").encode("utf-8", "replace")
+        data = head
+    if head[:2] == b"XQ" and len(head) > 2 and 1 <= head[2] <= 18:
+        return "xqf"
+    if head.startswith(b"CCBridge Record"):
+        return "cbr"
+    if b"<ChineseChessRecord" in head:
+        return "cbf"
+    if b"[DhtmlXQ" in data[:1 << 16]:
+        return "dhtmlxq"
+    # binary: many control bytes (a text file with a few damaged bytes is
+    # still text, and read as well as it can be)
+    if sum(1 for b in head if b < 9 or 13 < b < 32) * 10 > len(head):
+        return "binary"
+    if _PGN_LOOK.search(head):
+        return "pgn"
+    return None
+
+
+_READERS = {"pgn": "cxiangqi.pgn.read_game", "xqf": "cxiangqi.xqf.read_game",
+            "dhtmlxq": "cxiangqi.dhtmlxq.read_game"}
+_KIND_NAMES = {"pgn": "a PGN file", "xqf": "an XQF file", "dhtmlxq": "a DhtmlXQ page",
+               "cbf": "a CCBridge (象棋桥) CBF file", "cbr": "a CCBridge (象棋桥) CBR file",
+               "binary": "binary data"}
+
+
+def wrong_kind(data: bytes, expected: str) -> Optional[str]:
+    """A message saying what `data` is when it is clearly not the
+    `expected` kind of record ("pgn", "xqf", "dhtmlxq"); None otherwise."""
+    kind = sniff(data)
+    if kind is None or kind == expected or (kind == "binary" and expected == "xqf"):
+        return None
+    if kind == "pgn" and expected == "dhtmlxq":
+        return None      # a DhtmlXQ block may sit in any text; the reader says if there is none
+    text = f"this is {_KIND_NAMES[kind]}"
+    if kind in _READERS:
+        return f"{text}: use {_READERS[kind]}"
+    if kind == "binary":
+        return f"{text}, not {_KIND_NAMES[expected]}"
+    return f"{text}, which {_READERS[expected].rsplit('.', 1)[0]} cannot read"
+
+
+def _refuse_other_kinds(data: bytes, expected: str) -> None:
+    message = wrong_kind(data, expected)
+    if message is not None:
+        raise PgnError(message)
 
 
 # --- reading: the parser ----------------------------------------------------------------
@@ -711,8 +827,15 @@ class _GameBuilder:
         self.game = Game()
         self.game_index = game_index
         self.node: GameNode = self.game
+        # One board for the whole tree, at self.node: a variation takes back
+        # the move it varies and puts it back at its end, so reading costs
+        # time and memory in proportion to the text (copying the board with
+        # its move stack for each variation was quadratic).
         self.board: Optional[Board] = None
-        self.stack: List[Tuple[GameNode, Board]] = []
+        # per open variation: the node to return to, the move taken back,
+        # and the board's ply at the variation's start
+        self.stack: List[Tuple[GameNode, Move, int]] = []
+        self.nodes = 0
         self.skip_depth = 0          # inside a variation that has no move to vary
         self.at_start = True         # no move yet in the current (variation) line
         self.start_comment: List[str] = []
@@ -770,6 +893,12 @@ class _GameBuilder:
             self._fail(f"cannot play move {core!r} after {ply} plies (move "
                        f"{board.fullmove_number}, {side}): {reason}", ply=ply, move_text=core)
             return
+        self.nodes += 1
+        if self.nodes > MAX_MOVES:  # (looked up at run time, so tests can lower them)
+            board.pop()
+            self._fail(f"the game has more than {MAX_MOVES:,} moves (with its variations); "
+                       f"refused as too big", ply=len(board.move_stack), move_text=core)
+            return
         node = self.node.add_variation(move, nags=nags)
         if self.start_comment:
             node.starting_comment = " ".join(self.start_comment)
@@ -802,10 +931,12 @@ class _GameBuilder:
         if self.skip_depth or self.node.parent is None or self.board is None:
             self.skip_depth += 1
             return
-        self.stack.append((self.node, self.board))
-        board = self.board.copy()
-        board.pop()
-        self.board = board
+        if len(self.stack) >= MAX_VARIATION_DEPTH:
+            self._fail(f"variations nested more than {MAX_VARIATION_DEPTH} deep; refused",
+                       ply=len(self.board.move_stack))
+            return
+        varied = self.board.pop()
+        self.stack.append((self.node, varied, len(self.board.move_stack)))
         self.node = self.node.parent
         self.at_start = True
         self.start_comment = []
@@ -816,7 +947,13 @@ class _GameBuilder:
         if self.skip_depth:
             self.skip_depth -= 1
         elif self.stack:
-            self.node, self.board = self.stack.pop()
+            node, varied, ply = self.stack.pop()
+            board = self.board
+            assert board is not None
+            while len(board.move_stack) > ply:
+                board.pop()
+            board.push(varied)
+            self.node = node
             self.at_start = False
             self.start_comment = []
 
@@ -1045,33 +1182,47 @@ class _Writer:
         elif force_number:
             text = f"{board.fullmove_number}... {text}"
         self.token(text)  # the number and its move stay on one line
-        for nag in sorted(node.nags):
+        for nag in sorted(node._nags or ()):
             self.token(f"${nag}")
         self.comment(node.comment)
 
     def line(self, parent: GameNode, board: Board, force_number: bool) -> None:
         """Writes the main line below ``parent`` with its side variations;
-        the board is at ``parent`` and is restored afterwards."""
-        depth = 0
-        node = parent
-        while node.variations:
-            main = node.variations[0]
-            self.move(board, main, force_number)
-            force_number = bool(main.comment)
-            for side in node.variations[1:]:
+        the board is at ``parent`` and is restored afterwards.  Iterative
+        (a stack of open lines), so deep nesting cannot overflow Python's
+        stack."""
+        # per open line: [node, plies pushed on its main line, index of the
+        # next side variation to write (None: the main move is not written
+        # yet), force the next move number]
+        lines: List[List[Any]] = [[parent, 0, None, force_number]]
+        while lines:
+            top = lines[-1]
+            node = top[0]
+            if top[2] is None:
+                if not node.variations:           # the end of this line
+                    for _ in range(top[1]):
+                        board.pop()
+                    lines.pop()
+                    if lines:                     # it was a side variation
+                        board.pop()
+                        self.token(")")
+                        lines[-1][3] = True
+                    continue
+                main = node.variations[0]
+                self.move(board, main, top[3])
+                top[3] = bool(main.comment)
+                top[2] = 1
+            if top[2] < len(node.variations):
+                side = node.variations[top[2]]
+                top[2] += 1
                 self.token("(")
                 self.comment(side.starting_comment)
                 self.move(board, side, True)
                 board.push(side.move)
-                self.line(side, board, bool(side.comment))
-                board.pop()
-                self.token(")")
-                force_number = True
-            board.push(main.move)
-            depth += 1
-            node = main
-        for _ in range(depth):
-            board.pop()
+                lines.append([side, 0, None, bool(side.comment)])
+                continue
+            board.push(node.variations[0].move)
+            top[0], top[1], top[2] = node.variations[0], top[1] + 1, None
 
     def text(self) -> str:
         if self.current:
@@ -1113,7 +1264,9 @@ def write_game(game: Game, f: PathOrStream, notation: str = "iccs", *,
 
     ``f`` is a text stream (the game is appended, followed by a blank line),
     a binary stream (encoded with ``encoding``), or a path: the file is
-    replaced atomically (temporary file + ``os.replace``) and written in
+    replaced atomically with :func:`cxiangqi.files.atomic_write` (a
+    symbolic link is written through to its target, the file keeps its
+    permissions) and written in
     ``encoding`` (UTF-8 by default; ``"gbk"``/``"big5"`` for old Chinese
     programs).  Raises InvalidFenError for a bad FEN header,
     IllegalMoveError if the tree holds an illegal move and
@@ -1122,7 +1275,7 @@ def write_game(game: Game, f: PathOrStream, notation: str = "iccs", *,
     """
     text = _format_game(game, notation, traditional=traditional, columns=columns) + "\n"
     if isinstance(f, (str, os.PathLike)):
-        _atomic_write(os.fspath(f), _encode(text, encoding))
+        atomic_write(f, _encode(text, encoding))
     elif isinstance(f, (io.RawIOBase, io.BufferedIOBase)):
         f.write(_encode(text, encoding))
     else:
@@ -1138,37 +1291,3 @@ def _encode(text: str, encoding: str) -> bytes:
         if "俥" not in text:
             raise
         return text.replace("俥", "車").encode(encoding)
-
-
-def _atomic_write(path: str, data: bytes) -> None:
-    """Writes data to path through a temporary file in the same directory
-    and os.replace, keeping the old file's permissions."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o666 & ~_UMASK
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
-                               suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _current_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _current_umask()

@@ -1,38 +1,44 @@
 """The engine command: cxiangqi's engine speaking UCCI or UCI on stdin/stdout.
 
 Run it as ``cxiangqi-engine`` or ``python -m cxiangqi.protocol``.  The first
-command picks the protocol:
+command picks the protocol, and with it one of two classes that speak it
+(the same shape as the client side in external.py; what a ``go`` or an
+``info`` line means is written once, in ``_wire.py``, for both):
 
-``ucci``
+``ucci`` (:class:`UcciDialect`)
     UCCI 3.0 (www.xqbase.com/protocol/cchess_ucci.htm, as ElephantEye speaks
     it): ``setoption <name> [<value>]`` (usemillisec, hashsize, newgame, level,
     randomness, batch, ponder, debug, usebook (alias ownbook)),
     ``position {fen F | startpos} [moves ...]``,
     ``banmoves ...``, ``go [ponder | draw] {depth N | nodes N | time T
-    [movestogo N | increment I] [opptime ...] | infinite}``, ``ponderhit
-    [draw]``, ``stop``, ``probe``, ``quit``; answers ``info depth .. score ..
-    pv ..``, ``info time .. nodes ..``, ``bestmove M [ponder P] [draw]``,
-    ``nobestmove``, ``bye``.  Times are milliseconds (the engine announces
-    ``usemillisec``, default true); after ``setoption usemillisec false`` they
-    are seconds.  Problems are reported as ``info message ...`` (UCCI's own
-    free-text info).
-``uci``
+    [movestogo N | increment I] [opptime T [oppmovestogo N | oppincrement I]]
+    | movetime T | infinite}`` (``movetime`` is not UCCI's own but is
+    understood), ``ponderhit [draw]``, ``stop``, ``probe``, ``quit``; answers
+    ``info depth .. score .. pv ..``, ``info time .. nodes ..``, ``bestmove M
+    [ponder P] [draw]``, ``nobestmove``, ``bye``.  Times are milliseconds
+    (the engine announces ``usemillisec``, default true); after ``setoption
+    usemillisec false`` they are seconds.  Problems are reported as ``info
+    message error: ...`` (UCCI's own free-text info).
+``uci`` (:class:`UciDialect`)
     UCI as Pikafish speaks it for xiangqi (squares ``a0``..``i9``, rank 0 on
     Red's side, ``w`` = Red): options Hash, Clear Hash, MultiPV, Skill Level,
-    Threads, Ponder, OwnBook; ``go`` with depth, nodes, movetime, wtime/btime,
+    Threads, Ponder, OwnBook; ``go`` with depth, nodes, mate, movetime, wtime/btime,
     winc/binc, movestogo, infinite, ponder, searchmoves; ``info depth seldepth
     multipv score cp|mate nodes nps time pv``, ``bestmove M [ponder P]`` and
-    ``bestmove (none)`` when there is no legal move.  Problems are reported as
-    ``info string ...``.
+    ``bestmove (none)`` when there is no legal move (after ``info depth 0
+    score mate 0`` when the side to move is mated or stalemated).  Problems
+    are reported as ``info string error: ...``.
 
 Input is read on the main thread while the search runs in a worker thread (the
-compiled search releases the GIL), so ``stop``, ``quit``, ``isready`` and
-``ponderhit`` are answered during a search.  Commands that need an idle engine
-(``go``, ``setoption``, ``ucinewgame``, ...) that arrive during a search are
-queued and run, in order, when it ends.  A line that cannot be understood (an
-unknown command, a bad FEN, an illegal move, a line over 64 KiB, binary junk)
-is answered with an info line saying what was wrong and otherwise ignored;
-end of input means ``quit``.
+compiled search releases the GIL), in every mode (UCCI's ``batch`` too), so
+``stop``, ``quit``, ``isready``, ``ponderhit`` and the end of the input are
+acted on during a search.  Commands that need an idle engine (``go``,
+``setoption``, ``ucinewgame``, ...) that arrive during a search are queued and
+run, in order, when it ends.  A line that cannot be understood (an unknown
+command, a bad FEN, an illegal move, a line over 64 KiB, binary junk) is
+answered with an error line saying what was wrong and otherwise ignored; a
+``go`` after an invalid position answers with no move.  End of input means
+``quit``.
 
 With the book on (UCI ``OwnBook``, UCCI ``usebook``; off by default), a ``go``
 in a position of the shipped opening book (:mod:`cxiangqi.book`) is answered
@@ -48,24 +54,25 @@ import random
 import sys
 import threading
 import time
-from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence
+from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence, Type
 
+from . import _wire
 from .board import Board
 from .book import Book
-from .engine import (LEVELS, MAX_THREADS, Engine, Level, Limit, SearchInfo, SearchResult,
-                     level_named)
+from .engine import LEVELS, MAX_THREADS, Engine, Level, SearchInfo, SearchResult, level_named
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_FEN
+from .limit import Limit
 from .move import Move
 
-__all__ = ["EngineServer", "main", "engine_name"]
+__all__ = ["EngineServer", "UciDialect", "UcciDialect", "main", "engine_name"]
 
 ENGINE_AUTHOR = "the cxiangqi authors"
 
 
 def engine_name() -> str:
     """``cxiangqi <version>``, as the engine introduces itself."""
-    from . import __version__  # here, not at import: the package imports its parts first
+    from ._version import __version__
     return f"cxiangqi {__version__}"
 
 #: longest input line; a longer one is dropped as a whole
@@ -76,8 +83,6 @@ MAX_PENDING = 1000
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
 MAX_MULTIPV = 128
-#: UCCI (ElephantEye) scale for mate scores: 10000 - plies to mate
-UCCI_MATE = 10000
 #: a draw offered with ``go draw`` is accepted below this score (centipawns)
 DRAW_ACCEPT_BELOW = 30
 
@@ -85,7 +90,7 @@ DRAW_ACCEPT_BELOW = 30
 UCCI_RANDOMNESS = {"none": 0, "tiny": 10, "small": 20, "medium": 40, "large": 80, "huge": 160}
 # UCCI options a GUI may set that this engine has no use for (accepted silently,
 # as the UCCI document asks)
-UCCI_IGNORED_OPTIONS = {"useegtb", "bookfiles", "egtbpaths", "evalapi", "threads",
+UCCI_IGNORED_OPTIONS = {"useegtb", "bookfiles", "egtbpaths", "evalapi",
                         "idle", "promotion", "pruning", "knowledge", "style", "loadbook",
                         "repetition", "drawmoves", "selectivity", "usehash"}
 _LEVEL_NAMES = [str(i) for i in range(1, 11)] + ["easy", "normal", "hard"]
@@ -157,25 +162,6 @@ class _BadCommand(Exception):
     """A command that cannot be carried out; the message says why."""
 
 
-def _number(tokens: List[str], i: int, what: str, *, lo: float = 0,
-            hi: float = 1e15, integer: bool = True) -> float:
-    """The number after tokens[i] (a keyword), clamped to lo..hi."""
-    if i + 1 >= len(tokens):
-        raise _BadCommand(f"'{what}' needs a number")
-    text = tokens[i + 1]
-    try:
-        value = int(text) if integer else float(text)
-    except ValueError:
-        try:
-            value = float(text)
-        except ValueError:
-            raise _BadCommand(f"'{what}' needs a number, got {_show(text, 20)}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise _BadCommand(f"'{what}' needs a finite number, got {_show(text, 20)}")
-    value = min(max(value, lo), hi)
-    return int(value) if integer else value
-
-
 def _parse_position(tokens: List[str]) -> Board:
     """The board of ``position {startpos | fen F} [moves ...]`` (tokens
     after the word position); _BadCommand if anything is wrong."""
@@ -244,7 +230,8 @@ class _Job:
         self.ponder = ponder
         # UCI 'go infinite': no answer before stop, even if the search ends
         self.hold = hold
-        time_based = limit.movetime is not None or limit.time is not None
+        time_based = (limit.time is not None or limit.red_clock is not None
+                      or limit.black_clock is not None)
         # while pondering, time does not count: search without a limit until ponderhit
         self.first_limit = Limit() if ponder and time_based else limit
         self.real_limit = limit if ponder and time_based else None
@@ -303,7 +290,14 @@ class _Job:
 
     def _search(self, limit: Limit) -> SearchResult:
         engine = self.server.engine
-        on_info = self.server.report_info
+        multipv = self.multipv
+
+        def on_info(info: SearchInfo) -> None:
+            # a level that plays with randomness searches several lines; the
+            # interface hears only about as many as it asked for
+            if info.multipv <= multipv:
+                self.server.report_info(info)
+
         if self.multipv > 1 and not self.banmoves:
             lines = engine.analyse(self.board, limit, self.multipv, on_info=on_info)
             if lines:
@@ -328,17 +322,243 @@ class _Job:
         self.server.job_finished(self, result, error)
 
 
+# --- the two protocols ----------------------------------------------------------------
+
+class _Dialect:
+    """What one protocol says differently: the handshake, options, how a
+    ``go`` is read, how progress, answers and problems are written.  The
+    server (state, input, searches) is shared."""
+
+    name = ""
+    #: how a problem is reported (UCI's free-text info, UCCI's)
+    complaint = "info string"
+    #: commands only this protocol has
+    own_commands: frozenset = frozenset()
+
+    def __init__(self, server: "EngineServer") -> None:
+        self.server = server
+
+    def send(self, text: str) -> None:
+        self.server.send(text)
+
+    def handshake(self) -> None:
+        raise NotImplementedError
+
+    def setoption(self, args: List[str]) -> None:
+        raise NotImplementedError
+
+    def parse_go(self, args: List[str], turn: bool) -> _wire.GoCommand:
+        raise NotImplementedError
+
+    def report(self, info: SearchInfo) -> None:
+        raise NotImplementedError
+
+    def answer(self, job: "_Job", result: SearchResult) -> None:
+        raise NotImplementedError
+
+    def no_move(self, mated: bool) -> None:
+        """No best move: `mated` when the side to move has no legal move,
+        else the position was invalid or the search could not run."""
+        raise NotImplementedError
+
+    # shared by both: option values
+    @staticmethod
+    def option_int(name: str, value: Optional[str], lo: int, hi: int) -> int:
+        try:
+            n = int(value or "")
+        except ValueError:
+            raise _BadCommand(f"option {name} needs an integer {lo}..{hi}, got "
+                              f"{_show(value or '', 20)}") from None
+        if not lo <= n <= hi:
+            raise _BadCommand(f"option {name} must be {lo}..{hi}, got {n}")
+        return n
+
+    @staticmethod
+    def option_bool(name: str, value: Optional[str]) -> bool:
+        v = (value or "").lower()
+        if v in ("true", "on"):
+            return True
+        if v in ("false", "off"):
+            return False
+        raise _BadCommand(f"option {name} needs true or false, got {_show(value or '', 20)}")
+
+
+class UciDialect(_Dialect):
+    """UCI as Pikafish speaks it for xiangqi."""
+
+    name = "uci"
+    complaint = "info string"
+    own_commands = frozenset({"ucinewgame"})
+
+    def handshake(self) -> None:
+        server = self.server
+        self.send(f"id name {engine_name()}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send(f"option name Hash type spin default {server.hash_mb} min 1 max {MAX_HASH_MB}")
+        self.send("option name Clear Hash type button")
+        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self.send("option name Skill Level type spin default 10 min 1 max 10")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.send("option name Ponder type check default false")
+        self.send("option name OwnBook type check default false")
+        server.engine  # allocate the hash table now, not during the first search
+        self.send("uciok")
+
+    def setoption(self, args: List[str]) -> None:
+        server = self.server
+        if not args or args[0].lower() != "name":
+            raise _BadCommand("expected 'setoption name <name> [value <value>]'")
+        words = args[1:]
+        lowered = [w.lower() for w in words]
+        if "value" in lowered:
+            k = lowered.index("value")
+            name, value = " ".join(words[:k]), " ".join(words[k + 1:])
+        else:
+            name, value = " ".join(words), None
+        key = name.lower()
+        if key == "hash":
+            server.set_hash(self.option_int(name, value, 1, MAX_HASH_MB))
+        elif key == "clear hash":
+            server.engine.new_game()
+        elif key == "multipv":
+            server.multipv = self.option_int(name, value, 1, MAX_MULTIPV)
+        elif key in ("skill level", "level"):
+            server.set_level(name, value)
+        elif key == "threads":
+            server.set_threads(self.option_int(name, value, 1, MAX_THREADS))
+        elif key == "ponder":
+            self.option_bool(name, value)
+        elif key == "ownbook":
+            server.set_book(self.option_bool(name, value))
+        else:
+            raise _BadCommand(f"no such option: {_show(name, 40)}")
+
+    def parse_go(self, args: List[str], turn: bool) -> _wire.GoCommand:
+        return _wire.parse_uci_go(args, turn)
+
+    def report(self, info: SearchInfo) -> None:
+        score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
+        pv = " ".join(m.iccs() for m in info.pv)
+        self.send(f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
+                  f"score {score} nodes {info.nodes} nps {info.nps} "
+                  f"time {int(info.time * 1000)} pv {pv}")
+
+    def answer(self, job: "_Job", result: SearchResult) -> None:
+        text = f"bestmove {result.move.iccs()}"  # type: ignore[union-attr]
+        if result.ponder is not None:
+            text += f" ponder {result.ponder.iccs()}"
+        self.send(text)
+
+    def no_move(self, mated: bool) -> None:
+        if mated:
+            self.send("info depth 0 score mate 0")
+        self.send("bestmove (none)")
+
+
+class UcciDialect(_Dialect):
+    """UCCI 3.0, as ElephantEye speaks it."""
+
+    name = "ucci"
+    complaint = "info message"
+    own_commands = frozenset({"banmoves", "probe"})
+
+    def handshake(self) -> None:
+        server = self.server
+        self.send(f"id name {engine_name()}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send("option usemillisec type check default true")
+        self.send(f"option threads type spin min 1 max {MAX_THREADS} default 1")
+        self.send("option batch type check default false")
+        self.send("option debug type check default false")
+        self.send("option ponder type check default false")
+        self.send("option usebook type check default false")
+        self.send(f"option hashsize type spin min 1 max {MAX_HASH_MB} default {server.hash_mb}")
+        self.send("option level type combo " + " ".join(f"var {n}" for n in _LEVEL_NAMES)
+                  + " default hard")
+        self.send("option randomness type combo "
+                  + " ".join(f"var {n}" for n in UCCI_RANDOMNESS) + " default none")
+        self.send("option newgame type button")
+        server.engine
+        self.send("ucciok")
+
+    def setoption(self, args: List[str]) -> None:
+        server = self.server
+        if not args:
+            raise _BadCommand("expected 'setoption <name> [<value>]'")
+        key = args[0].lower()
+        value = " ".join(args[1:]) or None
+        if key == "usemillisec":
+            server.millisec = self.option_bool(key, value)
+        elif key == "hashsize":
+            mb = self.option_int(key, value, 0, MAX_HASH_MB)
+            server.set_hash(mb or DEFAULT_HASH_MB)  # 0: the engine chooses
+        elif key == "newgame":
+            server.engine.new_game()
+        elif key == "threads":
+            server.set_threads(self.option_int(key, value, 1, MAX_THREADS))
+        elif key == "level":
+            server.set_level(key, value)
+        elif key == "randomness":
+            grade = (value or "").lower()
+            if grade not in UCCI_RANDOMNESS:
+                raise _BadCommand(f"randomness must be one of {', '.join(UCCI_RANDOMNESS)}")
+            server.randomness = UCCI_RANDOMNESS[grade]
+            server.engine.level = server.level()
+        elif key == "batch":
+            # The engine reads its input during a search in every mode, so
+            # batch changes nothing (UCCI's batch mode only promises that
+            # commands are carried out in order, which they always are).
+            server.batch = self.option_bool(key, value)
+        elif key == "debug":
+            server.debug = self.option_bool(key, value)
+        elif key == "ponder":
+            self.option_bool(key, value)
+        elif key in ("usebook", "ownbook"):
+            server.set_book(self.option_bool(key, value))
+        elif key in UCCI_IGNORED_OPTIONS:
+            pass
+        else:
+            raise _BadCommand(f"no such option: {_show(args[0], 40)}")
+
+    def parse_go(self, args: List[str], turn: bool) -> _wire.GoCommand:
+        return _wire.parse_ucci_go(args, turn, self.server.millisec)
+
+    def report(self, info: SearchInfo) -> None:
+        pv = " ".join(m.iccs() for m in info.pv)
+        self.send(f"info time {int(info.time * 1000)} nodes {info.nodes}")
+        self.send(f"info depth {info.depth} score {_wire.to_ucci_score(info.score, info.mate)} "
+                  f"pv {pv}")
+
+    def answer(self, job: "_Job", result: SearchResult) -> None:
+        ms = int((time.monotonic() - job.start_time) * 1000)
+        text = f"bestmove {result.move.iccs()}"  # type: ignore[union-attr]
+        if result.ponder is not None:
+            text += f" ponder {result.ponder.iccs()}"
+        self.send(f"info time {ms} nodes {result.nodes}")
+        if job.draw_offered and (result.mate is None and result.score < DRAW_ACCEPT_BELOW
+                                 or result.mate is not None and result.mate < 0):
+            text += " draw"
+        self.send(text)
+
+    def no_move(self, mated: bool) -> None:
+        self.send("nobestmove")
+
+
+DIALECTS: Dict[str, Type[_Dialect]] = {"uci": UciDialect, "ucci": UcciDialect}
+
+
 class EngineServer:
     """The protocol state machine.  Feed it lines with ``handle(line)`` (or
     run it over a stream with ``run``); it writes its answers through
-    `out`, one line at a time."""
+    `out`, one line at a time.  The first ``uci`` or ``ucci`` picks the
+    dialect (:class:`UciDialect`, :class:`UcciDialect`)."""
 
     def __init__(self, out: Callable[[str], None],
                  engine_factory: Callable[..., Engine] = Engine) -> None:
         self._write = out
         self._engine_factory = engine_factory
         self._engine: Optional[Engine] = None
-        self.protocol: Optional[str] = None  # "uci" | "ucci"
+        self.dialect: Optional[_Dialect] = None
         self.board: Optional[Board] = Board()
         self.board_error: Optional[str] = None
         self.banmoves: List[Move] = []
@@ -359,36 +579,75 @@ class EngineServer:
         self._said_bye = False
         self._lock = threading.RLock()
 
+    @property
+    def protocol(self) -> Optional[str]:
+        """"uci", "ucci", or None before the handshake."""
+        return None if self.dialect is None else self.dialect.name
+
     # --- output -------------------------------------------------------------
 
     def send(self, text: str) -> None:
         self._write(text)
 
     def complain(self, what: str) -> None:
-        """Reports a problem with the input: ``info message`` in UCCI (its
-        free-text info), ``info string`` otherwise."""
-        kind = "message" if self.protocol == "ucci" else "string"
-        self.send(f"info {kind} {what}")
+        """Reports a problem with the input as an error line: ``info string
+        error: ...`` (UCI), ``info message error: ...`` (UCCI)."""
+        kind = self.dialect.complaint if self.dialect is not None else "info string"
+        self.send(f"{kind} error: {what}")
+
+    def note(self, what: str) -> None:
+        """A remark that is not an error (debug output)."""
+        kind = self.dialect.complaint if self.dialect is not None else "info string"
+        self.send(f"{kind} {what}")
 
     @property
     def engine(self) -> Engine:
         if self._engine is None:
             self._engine = self._engine_factory(hash_mb=self.hash_mb)
-            self._engine.level = self._level()
+            self._engine.level = self.level()
             if self.threads != 1:
                 self._engine.set_threads(self.threads)
         return self._engine
 
-    def _level(self) -> Level:
+    def level(self) -> Level:
         level = level_named(self.level_name)
         if self.randomness is not None:
             level = dataclasses.replace(level, randomness=self.randomness)
         return level
 
+    def set_hash(self, mb: int) -> None:
+        self.hash_mb = mb
+        if self._engine is not None:
+            try:
+                self._engine.set_hash(mb)
+            except (MemoryError, ValueError) as e:
+                raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
+
+    def set_threads(self, n: int) -> None:
+        self.threads = n
+        if self._engine is not None:
+            self._engine.set_threads(n)
+
+    def set_book(self, on: bool) -> None:
+        try:
+            self.own_book = Book.default() if on else None
+        except (OSError, ValueError) as e:
+            self.own_book = None
+            raise _BadCommand(f"cannot open the opening book: {e}") from None
+
+    def set_level(self, name: str, value: Optional[str]) -> None:
+        key = (value or "").strip().lower()
+        if key not in LEVELS:
+            raise _BadCommand(f"option {name} must be 1..10, easy, normal or hard, got "
+                              f"{_show(value or '', 20)}")
+        self.level_name = key
+        self.engine.level = self.level()
+
     # --- the input loop -----------------------------------------------------
 
     def run(self, stream: BinaryIO) -> int:
-        """Reads commands until ``quit`` or end of input; returns 0."""
+        """Reads commands until ``quit`` or end of input; returns 0.  The
+        input is read while a search runs, in every mode."""
         try:
             for line in _read_lines(stream):
                 if line is _TOO_LONG:
@@ -397,8 +656,6 @@ class EngineServer:
                 self.handle(line)  # type: ignore[arg-type]
                 if self.quitting:
                     break
-                if self.batch:
-                    self.wait_idle()
         except KeyboardInterrupt:
             pass
         self.shutdown(say_bye=False)
@@ -454,21 +711,21 @@ class EngineServer:
                     self.complain(f"too many commands waiting for the search; ignored {_show(line)}")
                     return
                 if self.debug:
-                    self.complain(f"queued until the search ends: {_show(line)}")
+                    self.note(f"queued until the search ends: {_show(line)}")
                 self.pending.append(line)
             else:
                 self._execute(cmd, tokens, line)
 
     def _execute(self, cmd: str, tokens: List[str], line: str) -> None:
-        if self.protocol is None and cmd not in ("uci", "ucci", "isready", "quit"):
+        if self.dialect is None and cmd not in ("uci", "ucci", "isready", "quit"):
             if cmd in ("xboard", "protover"):
                 self.complain("this engine speaks UCI and UCCI, not xboard: send 'uci' or 'ucci'")
             else:
                 self.complain(f"send 'uci' or 'ucci' first; ignored {_show(line)}")
             return
         handler = getattr(self, f"_cmd_{cmd}", None) if cmd.isidentifier() else None
-        if handler is None or (self.protocol == "uci" and cmd in ("banmoves", "probe")) or (
-                self.protocol == "ucci" and cmd == "ucinewgame"):
+        other = [d for name, d in DIALECTS.items() if name != self.protocol]
+        if handler is None or any(cmd in d.own_commands for d in other):
             self.complain(f"unknown command {_show(line)}")
             return
         try:
@@ -488,37 +745,12 @@ class EngineServer:
     # --- handshake and options ----------------------------------------------
 
     def _cmd_uci(self, args: List[str]) -> None:
-        self.protocol = "uci"
-        self.send(f"id name {engine_name()}")
-        self.send(f"id author {ENGINE_AUTHOR}")
-        self.send(f"option name Hash type spin default {self.hash_mb} min 1 max {MAX_HASH_MB}")
-        self.send("option name Clear Hash type button")
-        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
-        self.send("option name Skill Level type spin default 10 min 1 max 10")
-        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
-        self.send("option name Ponder type check default false")
-        self.send("option name OwnBook type check default false")
-        self.engine  # allocate the hash table now, not during the first search
-        self.send("uciok")
+        self.dialect = UciDialect(self)
+        self.dialect.handshake()
 
     def _cmd_ucci(self, args: List[str]) -> None:
-        self.protocol = "ucci"
-        self.send(f"id name {engine_name()}")
-        self.send(f"id author {ENGINE_AUTHOR}")
-        self.send("option usemillisec type check default true")
-        self.send(f"option threads type spin min 1 max {MAX_THREADS} default 1")
-        self.send("option batch type check default false")
-        self.send("option debug type check default false")
-        self.send("option ponder type check default false")
-        self.send("option usebook type check default false")
-        self.send(f"option hashsize type spin min 1 max {MAX_HASH_MB} default {self.hash_mb}")
-        self.send("option level type combo " + " ".join(f"var {n}" for n in _LEVEL_NAMES)
-                  + " default hard")
-        self.send("option randomness type combo "
-                  + " ".join(f"var {n}" for n in UCCI_RANDOMNESS) + " default none")
-        self.send("option newgame type button")
-        self.engine
-        self.send("ucciok")
+        self.dialect = UcciDialect(self)
+        self.dialect.handshake()
 
     def _cmd_isready(self, args: List[str]) -> None:
         self.send("readyok")
@@ -527,121 +759,8 @@ class EngineServer:
         self.engine.new_game()
 
     def _cmd_setoption(self, args: List[str]) -> None:
-        if self.protocol == "uci":
-            self._uci_setoption(args)
-        else:
-            self._ucci_setoption(args)
-
-    def _uci_setoption(self, args: List[str]) -> None:
-        if not args or args[0].lower() != "name":
-            raise _BadCommand("expected 'setoption name <name> [value <value>]'")
-        words = args[1:]
-        lowered = [w.lower() for w in words]
-        if "value" in lowered:
-            k = lowered.index("value")
-            name, value = " ".join(words[:k]), " ".join(words[k + 1:])
-        else:
-            name, value = " ".join(words), None
-        key = name.lower()
-        if key == "hash":
-            self._set_hash(self._option_int(name, value, 1, MAX_HASH_MB))
-        elif key == "clear hash":
-            self.engine.new_game()
-        elif key == "multipv":
-            self.multipv = self._option_int(name, value, 1, MAX_MULTIPV)
-        elif key in ("skill level", "level"):
-            self._set_level(name, value)
-        elif key == "threads":
-            self._set_threads(self._option_int(name, value, 1, MAX_THREADS))
-        elif key == "ponder":
-            self._option_bool(name, value)
-        elif key == "ownbook":
-            self._set_book(self._option_bool(name, value))
-        else:
-            raise _BadCommand(f"no such option: {_show(name, 40)}")
-
-    def _ucci_setoption(self, args: List[str]) -> None:
-        if not args:
-            raise _BadCommand("expected 'setoption <name> [<value>]'")
-        key = args[0].lower()
-        value = " ".join(args[1:]) or None
-        if key == "usemillisec":
-            self.millisec = self._option_bool(key, value)
-        elif key == "hashsize":
-            mb = self._option_int(key, value, 0, MAX_HASH_MB)
-            self._set_hash(mb or DEFAULT_HASH_MB)  # 0: the engine chooses
-        elif key == "newgame":
-            self.engine.new_game()
-        elif key == "threads":
-            self._set_threads(self._option_int(key, value, 1, MAX_THREADS))
-        elif key == "level":
-            self._set_level(key, value)
-        elif key == "randomness":
-            grade = (value or "").lower()
-            if grade not in UCCI_RANDOMNESS:
-                raise _BadCommand(f"randomness must be one of {', '.join(UCCI_RANDOMNESS)}")
-            self.randomness = UCCI_RANDOMNESS[grade]
-            self.engine.level = self._level()
-        elif key == "batch":
-            self.batch = self._option_bool(key, value)
-        elif key == "debug":
-            self.debug = self._option_bool(key, value)
-        elif key == "ponder":
-            self._option_bool(key, value)
-        elif key in ("usebook", "ownbook"):
-            self._set_book(self._option_bool(key, value))
-        elif key in UCCI_IGNORED_OPTIONS:
-            pass
-        else:
-            raise _BadCommand(f"no such option: {_show(args[0], 40)}")
-
-    @staticmethod
-    def _option_int(name: str, value: Optional[str], lo: int, hi: int) -> int:
-        try:
-            n = int(value or "")
-        except ValueError:
-            raise _BadCommand(f"option {name} needs an integer {lo}..{hi}, got "
-                              f"{_show(value or '', 20)}") from None
-        if not lo <= n <= hi:
-            raise _BadCommand(f"option {name} must be {lo}..{hi}, got {n}")
-        return n
-
-    @staticmethod
-    def _option_bool(name: str, value: Optional[str]) -> bool:
-        v = (value or "").lower()
-        if v in ("true", "on"):
-            return True
-        if v in ("false", "off"):
-            return False
-        raise _BadCommand(f"option {name} needs true or false, got {_show(value or '', 20)}")
-
-    def _set_hash(self, mb: int) -> None:
-        self.hash_mb = mb
-        if self._engine is not None:
-            try:
-                self._engine.set_hash(mb)
-            except (MemoryError, ValueError) as e:
-                raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
-
-    def _set_threads(self, n: int) -> None:
-        self.threads = n
-        if self._engine is not None:
-            self._engine.set_threads(n)
-
-    def _set_book(self, on: bool) -> None:
-        try:
-            self.own_book = Book.default() if on else None
-        except (OSError, ValueError) as e:
-            self.own_book = None
-            raise _BadCommand(f"cannot open the opening book: {e}") from None
-
-    def _set_level(self, name: str, value: Optional[str]) -> None:
-        key = (value or "").strip().lower()
-        if key not in LEVELS:
-            raise _BadCommand(f"option {name} must be 1..10, easy, normal or hard, got "
-                              f"{_show(value or '', 20)}")
-        self.level_name = key
-        self.engine.level = self._level()
+        assert self.dialect is not None
+        self.dialect.setoption(args)
 
     # --- position -------------------------------------------------------------
 
@@ -667,158 +786,71 @@ class EngineServer:
             self.complain(f"no valid position: {self.board_error}")
             return
         for row in str(self.board).splitlines():
-            self.complain(row)
-        self.complain(f"fen {self.board.fen()}")
+            self.note(row)
+        self.note(f"fen {self.board.fen()}")
 
     # --- go -----------------------------------------------------------------
 
     def _cmd_go(self, args: List[str]) -> None:
-        if self.protocol == "uci":
-            limit, ponder, draw, searchmoves = self._uci_go(args)
-            hold = any(a.lower() == "infinite" for a in args)
-        else:
-            limit, ponder, draw, searchmoves = self._ucci_go(args)
-            hold = False  # UCCI: an infinite search may end when it finds a mate
-        if self.board is None:
+        assert self.dialect is not None
+        board = self.board
+        if board is None:
             self.complain(f"no valid position ({self.board_error}); no search")
-            self._no_move()
+            self.dialect.no_move(mated=False)
             return
-        if limit is None:  # UCCI 'go depth 0': a static answer, no move
-            self._no_move()
+        try:
+            go = self.dialect.parse_go(args, board.turn)
+        except _wire.GoError as e:
+            self.complain(f"go: {e}; no search")
+            self.dialect.no_move(mated=False)
             return
+        for problem in go.problems:
+            self.complain(f"go: {problem}")
+        if go.static:  # UCCI 'go depth 0': a static answer, no move
+            self.dialect.no_move(mated=False)
+            return
+        if not board.legal_moves:
+            self.dialect.no_move(mated=True)
+            return
+        limit = go.limit
+        if limit is None:
+            limit = Limit(time=self.level().movetime or 5.0)
+            self.complain(f"go: no limit understood; searching for {limit.time} s")
+        # UCI 'go infinite' (and ponder): no answer before stop, even if the
+        # search ends; UCCI's infinite search may end when it finds a mate
+        hold = go.infinite and self.protocol == "uci"
         banmoves = list(self.banmoves)
-        if searchmoves:
-            allowed = set(_parse_moves(self.board, searchmoves, "searchmoves", self.complain))
+        if go.searchmoves:
+            allowed = set(_parse_moves(board, go.searchmoves, "searchmoves", self.complain))
             if allowed:
-                banmoves = [m for m in self.board.legal_moves if m not in allowed]
-        if self.own_book is not None and not ponder and not limit.infinite:
-            move = self.own_book.choice(self.board, self._book_rng, exclude=banmoves)
+                banmoves = [m for m in board.legal_moves if m not in allowed]
+        if self.own_book is not None and not go.ponder and not go.infinite:
+            move = self.own_book.choice(board, self._book_rng, exclude=banmoves)
             if move is not None:
                 self._stop_queued_go = False
-                kind = "message" if self.protocol == "ucci" else "string"
-                self.send(f"info {kind} book move {move.iccs()}")
+                self.note(f"book move {move.iccs()}")
                 self.send(f"bestmove {move.iccs()}")
                 return
-        job = _Job(self, self.board.copy(), limit, ponder=ponder, hold=hold, banmoves=banmoves,
-                   multipv=self.multipv if self.protocol == "uci" else 1, draw_offered=draw)
+        job = _Job(self, board.copy(), limit, ponder=go.ponder, hold=hold, banmoves=banmoves,
+                   multipv=self.multipv if self.protocol == "uci" else 1,
+                   draw_offered=go.draw)
         self.job = job
         job.start()
         if self._stop_queued_go:
             self._stop_queued_go = False
             job.request_stop()
 
-    def _uci_go(self, args: List[str]):
-        kw: dict = {}
-        clock = {}
-        ponder = False
-        searchmoves: List[str] = []
-        i = 0
-        while i < len(args):
-            t = args[i].lower()
-            if t == "infinite":
-                kw.clear()
-                clock.clear()
-                kw["infinite"] = True
-                i += 1
-                continue
-            if t == "ponder":
-                ponder = True
-                i += 1
-                continue
-            if t == "searchmoves":
-                searchmoves = args[i + 1:]
-                break
-            if t == "depth":
-                kw["depth"] = max(1, _number(args, i, t, hi=10_000))
-            elif t == "nodes":
-                kw["nodes"] = _number(args, i, t, hi=2 ** 62)
-            elif t == "movetime":
-                kw["movetime"] = _number(args, i, t, integer=False, hi=1e12) / 1000.0
-            elif t in ("wtime", "btime", "winc", "binc"):
-                clock[t] = _number(args, i, t, integer=False, hi=1e12) / 1000.0
-            elif t == "movestogo":
-                kw["movestogo"] = max(1, _number(args, i, t, hi=10_000))
-            elif t == "mate":
-                # mate in N moves: searching 2N plies finds it if it exists
-                kw["depth"] = max(1, 2 * _number(args, i, t, hi=5_000))
-            else:
-                self.complain(f"go: unknown parameter {_show(args[i], 20)} ignored")
-                i += 1
-                continue
-            i += 2
-        if kw.pop("infinite", False):
-            return Limit(), ponder, False, searchmoves
-        red = self.board is None or self.board.turn
-        if ("wtime" if red else "btime") in clock:
-            kw["time"] = clock["wtime" if red else "btime"]
-            inc = clock.get("winc" if red else "binc")
-            if inc is not None:
-                kw["inc"] = inc
-        elif "movestogo" in kw:
-            del kw["movestogo"]
-        return Limit(**kw), ponder, False, searchmoves
-
-    def _ucci_go(self, args: List[str]):
-        unit = 1000.0 if self.millisec else 1.0
-        ponder = draw = False
-        i = 0
-        if i < len(args) and args[i].lower() in ("ponder", "draw"):
-            ponder, draw = args[i].lower() == "ponder", args[i].lower() == "draw"
-            i += 1
-        kw: dict = {}
-        infinite = False
-        while i < len(args):
-            t = args[i].lower()
-            if t == "infinite":
-                infinite = True
-                i += 1
-                continue
-            if t == "depth":
-                depth = _number(args, i, t, hi=10_000)
-                if depth == 0:
-                    return None, ponder, draw, []
-                kw["depth"] = depth
-            elif t == "nodes":
-                kw["nodes"] = _number(args, i, t, hi=2 ** 62)
-            elif t == "time":
-                kw["time"] = _number(args, i, t, integer=False, hi=1e12) / unit
-            elif t == "movestogo":
-                kw["movestogo"] = max(1, _number(args, i, t, hi=10_000))
-            elif t == "increment":
-                kw["inc"] = _number(args, i, t, integer=False, hi=1e12) / unit
-            elif t in ("opptime", "oppmovestogo", "oppincrement"):
-                _number(args, i, t, integer=False, hi=1e12)  # checked, not used
-            else:
-                self.complain(f"go: unknown parameter {_show(args[i], 20)} ignored")
-                i += 1
-                continue
-            i += 2
-        if infinite:
-            return Limit(), ponder, draw, []
-        if "time" not in kw:
-            kw.pop("movestogo", None)
-            kw.pop("inc", None)
-        return Limit(**kw), ponder, draw, []
-
-    def _no_move(self) -> None:
-        if self.protocol == "uci":
-            self.send("info depth 0 score mate 0")
-            self.send("bestmove (none)")
-        else:
-            self.send("nobestmove")
-
     # --- during a search ------------------------------------------------------
 
     def _cmd_stop(self, args: List[str]) -> None:
+        # a stop while no search runs (nor waits to run) is ignored: there
+        # is no search to answer for
         if self.job is not None:
             self.job.request_stop()
             if any(p.split()[0].lower() == "go" for p in self.pending):
                 self._stop_queued_go = True
         elif self.pending:
             self._stop_queued_go = any(p.split()[0].lower() == "go" for p in self.pending)
-        elif self.protocol == "ucci":
-            # UCCI: a stop while idle is answered, so the interface never waits forever
-            self.send("nobestmove")
 
     def _cmd_ponderhit(self, args: List[str]) -> None:
         job = self.job
@@ -837,15 +869,8 @@ class EngineServer:
 
     def report_info(self, info: SearchInfo) -> None:
         """Progress from the worker thread, after each iteration."""
-        pv = " ".join(m.iccs() for m in info.pv)
-        ms = int(info.time * 1000)
-        if self.protocol == "uci":
-            score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
-            self.send(f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
-                      f"score {score} nodes {info.nodes} nps {info.nps} time {ms} pv {pv}")
-        else:
-            self.send(f"info time {ms} nodes {info.nodes}")
-            self.send(f"info depth {info.depth} score {_ucci_score(info.score, info.mate)} pv {pv}")
+        if self.dialect is not None:
+            self.dialect.report(info)
 
     def job_finished(self, job: _Job, result: Optional[SearchResult], error: Optional[str]) -> None:
         """The worker's last act: print the answer, then run queued commands."""
@@ -853,7 +878,11 @@ class EngineServer:
             if error is not None:
                 self.complain(error)
                 result = self._fallback(job)
-            self._answer(job, result)
+            assert self.dialect is not None
+            if result is None or result.move is None:
+                self.dialect.no_move(mated=not job.board.legal_moves)
+            else:
+                self.dialect.answer(job, result)
             if self.job is job:
                 self.job = None
             job.done.set()
@@ -865,32 +894,6 @@ class EngineServer:
             if move not in banned:
                 return SearchResult(move, 0, None, 0, 0, [move])
         return None
-
-    def _answer(self, job: _Job, result: Optional[SearchResult]) -> None:
-        move = None if result is None else result.move
-        if move is None:
-            self._no_move()
-            return
-        ms = int((time.monotonic() - job.start_time) * 1000)
-        text = f"bestmove {move.iccs()}"
-        ponder = result.ponder if result is not None else None
-        if ponder is not None:
-            text += f" ponder {ponder.iccs()}"
-        if self.protocol == "ucci":
-            self.send(f"info time {ms} nodes {result.nodes}")
-            if job.draw_offered and (result.mate is None and result.score < DRAW_ACCEPT_BELOW
-                                     or result.mate is not None and result.mate < 0):
-                text += " draw"
-        self.send(text)
-
-
-def _ucci_score(score: int, mate: Optional[int]) -> int:
-    """A score on ElephantEye's scale: mates as 10000 minus the plies to go."""
-    if mate is None:
-        return max(-UCCI_MATE + 100, min(UCCI_MATE - 100, score))
-    if mate > 0:
-        return UCCI_MATE - (2 * mate - 1)
-    return -(UCCI_MATE - 2 * -mate)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

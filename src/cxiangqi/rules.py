@@ -65,13 +65,13 @@ def repetition_verdict(board: "Board") -> Optional[Tuple[str, Optional[Color]]]:
     """None unless the current position occurs for the third time (same side
     to move, no capture since).  Otherwise ("perpetual_check", loser),
     ("perpetual_chase", loser) or ("repetition", None)."""
-    keys, checks = board._core.history()
+    keys = board.history_keys()
     count, first = _Position.repetitions(keys, REPETITION_COUNT)
     if count < REPETITION_COUNT:
         return None
     # bit 1: the side that just moved, bit 2: the side to move
     last_mover: Color = not board.turn
-    check_mask = _Position.perpetual(checks, first)
+    check_mask = _Position.perpetual(bytes(board.history_checks()), first)
     if check_mask in (1, 2):
         return ("perpetual_check", last_mover if check_mask == 1 else board.turn)
     chase_mask = board._core.chase_mask(len(keys) - 1 - first)

@@ -18,6 +18,7 @@ __all__ = [
     "PIECE_TYPES", "PIECE_SYMBOLS", "PIECE_NAMES",
     "Square", "SQUARES", "SQUARE_NAMES", "FILE_NAMES", "RANK_NAMES",
     "square", "square_file", "square_rank", "square_name", "parse_square",
+    "flip_horizontal", "flip_vertical",
 ]
 
 Color = bool
@@ -78,3 +79,19 @@ def parse_square(name: str) -> Square:
         return _SQUARE_BY_NAME[name.lower()]
     except (KeyError, AttributeError):
         raise ValueError(f"not a square name: {name!r} (expected a0..i9)") from None
+
+
+def flip_horizontal(sq: Square) -> Square:
+    """The square mirrored left to right (file a <-> i), for Board.transform.
+
+    >>> square_name(flip_horizontal(parse_square("h2")))
+    'b2'
+    """
+    return sq - sq % 9 + 8 - sq % 9
+
+
+def flip_vertical(sq: Square) -> Square:
+    """The square mirrored top to bottom (rank 0 <-> 9).  Board.mirror uses
+    it and swaps the colours too (a board flipped without swapping them has
+    each king outside its own palace)."""
+    return (9 - sq // 9) * 9 + sq % 9

@@ -48,7 +48,10 @@ tree.  Then ``XqfError`` is raised for the first such record, with the
 whole remaining game as ``err.game`` and every bad record in
 ``err.game.errors``; with ``errors="keep"`` that game is returned instead.
 (WildHouse.xqf of the cchess test data has one: after a move commented
-红胜 its author recorded a move from an empty point.)
+红胜 its author recorded a move from an empty point.)  A file with more
+moves than :data:`cxiangqi.pgn.MAX_MOVES`, or variations nested deeper than
+:data:`cxiangqi.pgn.MAX_VARIATION_DEPTH`, is refused with XqfError; memory
+and time grow in proportion to the file.
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 from .board import Board
 from .errors import InvalidFenError
 from .fen import STARTING_FEN
-from .move import Move
+from .move import MOVES, Move
+from . import pgn as _pgn
 from .pgn import Game, GameNode, PgnError
 from .piece import Piece
 from .square import RED, SQUARE_NAMES
@@ -262,6 +266,9 @@ def read_game(source: Union[bytes, bytearray, memoryview, str, "os.PathLike[str]
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', not {errors!r}")
     data = _read_bytes(source)
+    other = _pgn.wrong_kind(data, "xqf")
+    if other is not None:
+        raise XqfError(other, offset=0)
     if len(data) < HEADER_SIZE:
         if not data.startswith(b"XQ"[:len(data)]) or not data:
             raise XqfError("not an XQF file (it does not start with 'XQ')", offset=0)
@@ -313,31 +320,52 @@ def read_game(source: Union[bytes, bytearray, memoryview, str, "os.PathLike[str]
 
     # Depth-first: a record's continuation comes first, its alternative
     # after; pending alternatives wait on a stack (no recursion, so deep
-    # lines cannot overflow Python's stack).  A record with an illegal move
-    # is left out with everything below it (parent None marks such a dead
-    # branch), and reading goes on with the rest of the tree.
-    pending: List[Tuple[Optional[GameNode], Board]] = []
+    # lines cannot overflow Python's stack).  One board follows the walk:
+    # a pending alternative remembers the board's ply, and the board is
+    # taken back to it when the alternative's turn comes (copying the board
+    # with its move stack for each alternative was quadratic).  A record
+    # with an illegal move is left out with everything below it (parent None
+    # marks such a dead branch), and reading goes on with the rest of the
+    # tree.
+    #
+    # pending: (parent of the alternative, board ply there, the
+    # alternative's variation depth)
+    pending: List[Tuple[Optional[GameNode], int, int]] = []
     parent: Optional[GameNode] = game
     board = start
     record = first
+    depth = 0            # how deep in side variations the current record is
+    first_child = True   # the current record continues its parent's line
+    nodes = 0
     try:
         while True:
             node = None
+            ply = len(board.move_stack)
+            if record.has_variation:
+                alt_depth = depth + 1 if first_child else depth
+                if alt_depth > _pgn.MAX_VARIATION_DEPTH:
+                    raise XqfError(f"XQF file too deep: variations nested more than "
+                                   f"{_pgn.MAX_VARIATION_DEPTH} deep (record at offset "
+                                   f"{record.offset:#x}); refused", offset=record.offset)
+                pending.append((parent, ply, alt_depth))
             if parent is not None:
-                before = board.copy() if record.has_variation else board
+                nodes += 1
+                if nodes > _pgn.MAX_MOVES:
+                    raise XqfError(f"XQF file too big: more than {_pgn.MAX_MOVES:,} moves; "
+                                   f"refused", offset=record.offset)
                 node = _play(game, parent, board, record)
-                if record.has_variation:
-                    pending.append((parent, before))
-            elif record.has_variation:
-                pending.append((None, board))
             if record.has_next:
                 parent = node
+                first_child = True
             elif pending:
-                parent, board = pending.pop()
+                parent, ply, depth = pending.pop()
+                first_child = False
+                while len(board.move_stack) > ply:
+                    board.pop()
             else:
                 break
             record = records.next()
-    except XqfError as e:  # truncated or corrupt records: keep what was read
+    except XqfError as e:  # truncated, corrupt or too big: keep what was read
         e.game = game
         game.errors.insert(0, e)
         raise
@@ -355,7 +383,7 @@ def _play(game: Game, parent: GameNode, board: Board, record: _Record) -> Option
     if src is None or dst is None or src == dst:
         reason = f"the record has no valid squares (bytes {record.src}, {record.dst})"
     else:
-        move = Move(src, dst)
+        move = MOVES[src * 90 + dst]     # the shared Move objects: none made per move
         text = move.iccs()
         if board.is_legal(move):
             board.push(move)
