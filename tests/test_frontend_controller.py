@@ -10,7 +10,7 @@ import pytest
 
 from cxiangqi import BLACK, RED, Board, Move, Outcome, Termination
 
-from pyfrontend.controller import CVC, HVC, HVH, GameController, result_text
+from pyfrontend.xiangqi.controller import CVC, HVC, HVH, GameController, result_text
 from pyfrontend.settings import Settings, config_dir
 
 
@@ -333,7 +333,7 @@ class FakeClock:
 
 
 def test_time_control_parsing_and_clock_text():
-    from pyfrontend.controller import clock_text, format_time_control, parse_time_control
+    from pyfrontend.xiangqi.controller import clock_text, format_time_control, parse_time_control
     assert parse_time_control("") is None and parse_time_control("none") is None
     assert parse_time_control("10") == (600, 0)
     assert parse_time_control("5+3") == (300, 3)
@@ -386,19 +386,82 @@ def test_a_move_after_the_flag_fell_is_refused():
     assert c.outcome == Outcome(Termination.TIME_FORFEIT, BLACK) and c.board.move_stack == []
 
 
-def test_undo_with_clocks_keeps_them_running_without_refund():
+def test_undo_and_redo_put_the_clocks_back_as_they_were_at_that_ply():
     clock = FakeClock()
     c = GameController(Settings(), mode=HVH, time_fn=clock, move_delay=0)
-    c.new_game(time_control=(100, 0))
+    c.new_game(time_control=(100, 2))
     clock.now += 10
-    run(c, ["h2e2"])
+    run(c, ["h2e2"])                                    # Red 100 - 10 + 2 = 92
     clock.now += 20
-    assert c.undo()                                     # Black's 20 s stay spent
-    assert c.remaining(BLACK) == 80 and c.remaining(RED) == 90 and c.board.turn == RED
+    run(c, ["h9g7"])                                    # Black 100 - 20 + 2 = 82
     clock.now += 5
-    assert c.remaining(RED) == 85                       # Red's clock runs again
+    assert c.remaining(RED) == 87
+    assert c.undo()                                     # back to ply 1: Red 92, Black 100
+    assert c.board.turn == BLACK and c.remaining(RED) == 92 and c.remaining(BLACK) == 100
+    clock.now += 3
+    assert c.remaining(BLACK) == 97                     # Black's clock runs again
+    assert c.redo()                                     # ply 2 as it was: Black 82
+    assert c.remaining(BLACK) == 82 and c.remaining(RED) == 92 and c.board.turn == RED
     c.new_game(time_control=None)
     assert c.remaining(RED) is None and c.settings.time_control == ""
+
+
+def test_undo_after_losing_on_time_reopens_the_game_with_the_clock_of_that_ply():
+    clock = FakeClock()
+    engine = FakeEngine()
+    c = GameController(Settings(), mode=HVC, engine_factory=lambda: engine, time_fn=clock,
+                       move_delay=0)
+    events = []
+    c.subscribe(lambda kind, data: events.append(kind))
+    c.new_game(mode=HVC, human_color=RED, time_control=(180, 2))
+    clock.now += 30
+    run(c, ["h2e2"])                                    # Red 180 - 30 + 2 = 152
+    assert c.wait_idle(5) and len(c.board.move_stack) == 2
+    red_then = c.remaining(RED)
+    clock.now += 500                                    # Red's flag falls
+    c.poll()
+    assert c.outcome == Outcome(Termination.TIME_FORFEIT, BLACK) and c.remaining(RED) == 0
+    events.clear()
+    assert c.undo()                                     # back to before Red's move
+    assert c.outcome is None and c.board.move_stack == [] and c.human_to_move()
+    assert c.remaining(RED) == 180 and c.remaining(BLACK) == 180
+    assert "over" not in events and c.redo_stack
+    c.poll()
+    assert c.outcome is None                            # the flag does not fall again
+    assert c.redo() and c.remaining(RED) == red_then and c.outcome is None
+    clock.now += 1
+    assert c.remaining(RED) == red_then - 1             # the game goes on
+
+
+def test_clocks_stand_still_while_the_game_is_held():
+    clock = FakeClock()
+    engine = FakeEngine()
+    c = GameController(Settings(), mode=HVC, engine_factory=lambda: engine, time_fn=clock,
+                       move_delay=0)
+    c.new_game(mode=HVC, human_color=RED, time_control=(60, 0))
+    clock.now += 5
+    c.hold()                                            # a dialog opens
+    clock.now += 100
+    assert c.remaining(RED) == 55 and not c.clock_running
+    c.poll()
+    assert c.outcome is None                            # no flag falls under a dialog
+    assert not c.play(Move.from_iccs("h2e2"))           # and nothing moves
+    c.hold()                                            # holds nest
+    c.release()
+    clock.now += 100
+    assert c.remaining(RED) == 55
+    c.release()
+    clock.now += 2
+    assert c.remaining(RED) == 53 and c.clock_running
+    run(c, ["h2e2"])
+    c.hold()                                            # the computer's answer waits too
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and len(c.board.move_stack) == 1:
+        c.poll()
+        time.sleep(0.01)
+    assert len(c.board.move_stack) == 1
+    c.release()
+    assert c.wait_idle(5) and len(c.board.move_stack) == 2
 
 
 def test_computer_gets_its_remaining_time_and_flags_while_thinking():
@@ -461,7 +524,7 @@ def our_engine_command():
 
 def test_probe_external_engine_works_and_reports_errors(tmp_path):
     import sys
-    from pyfrontend.controller import probe_external_engine
+    from pyfrontend.xiangqi.controller import probe_external_engine
     assert "UCI" in probe_external_engine(our_engine_command())
     assert probe_external_engine(f"{sys.executable} -m cxiangqi.protocol", "ucci").endswith("(UCCI)")
     for bad in ("", str(tmp_path / "missing-engine"), "/bin/true"):
@@ -471,7 +534,7 @@ def test_probe_external_engine_works_and_reports_errors(tmp_path):
 
 
 def test_external_engine_as_the_opponent_with_and_without_a_clock():
-    from pyfrontend.controller import EXTERNAL
+    from pyfrontend.xiangqi.controller import EXTERNAL
     c = GameController(Settings(), mode=HVC, move_delay=0)
     with pytest.raises(ValueError):
         c.set_level(BLACK, EXTERNAL)                   # none set yet

@@ -65,7 +65,7 @@ class Recorder(SoundPlayer):
 
 @pytest.fixture
 def app(display, tmp_path):
-    from pyfrontend.view import App
+    from pyfrontend.app import App
     root = tk.Tk()
     s = Settings(level="1", red_level="1", black_level="1", cvc_delay=0.05)
     a = App(root, s, settings_path=tmp_path / "settings.json", autosave_path=tmp_path / "auto.pgn",
@@ -110,12 +110,32 @@ def pump_until(root, predicate, timeout=10.0):
 
 def click(app, square_name, release=True):
     from cxiangqi import parse_square
-    c = app.canvas
+    c = app.xiangqi.canvas
     x, y = (int(v) for v in c.square_xy(parse_square(square_name)))
     c.event_generate("<ButtonPress-1>", x=x, y=y)
     if release:
         c.event_generate("<ButtonRelease-1>", x=x, y=y)
     pump(app.root, 0.02)
+
+
+def answer_next_dialog(app, key, timeout=10.0):
+    """Presses the button `key` of the next modal question box, as a player
+    would; returns a list that holds the box's message lines once it was
+    answered (empty if no box came)."""
+    from pyfrontend import dialogs
+    asked = []
+    end = time.monotonic() + timeout
+
+    def press():
+        d = app.dialog
+        if isinstance(d, dialogs.Dialog) and d.winfo_exists():
+            asked.append(d.message.lines)
+            d.buttons[key].invoke()
+        elif time.monotonic() < end:
+            app.root.after(20, press)
+
+    app.root.after(20, press)
+    return asked
 
 
 def screenshot(path):
@@ -131,14 +151,15 @@ def test_click_play_select_switch_deselect_illegal(app):
     pump(app.root, 0.2)
     assert app.screen == "game"
     click(app, "h2")
-    assert app.canvas.selected is not None and len(app.canvas.targets) > 5
+    assert app.xiangqi.canvas.selected is not None and len(app.xiangqi.canvas.targets) > 5
     click(app, "b2")                                  # another own piece: switch
-    assert app.canvas.selected == Move.from_iccs("b2b3").from_square
+    assert app.xiangqi.canvas.selected == Move.from_iccs("b2b3").from_square
     click(app, "b2")                                  # the selected piece again: deselect
-    assert app.canvas.selected is None
+    assert app.xiangqi.canvas.selected is None
     click(app, "h2")
-    click(app, "h8")                                  # not a legal target: shake + sound
+    click(app, "h8")                                  # not a legal target: shake, sound, why
     assert app.sounds.names[-1] == "illegal" and app.controller.board.move_stack == []
+    assert app.xiangqi.message == "路上有棋子挡住"
     click(app, "e2")
     assert app.controller.move_texts() == ["炮二平五"]
     click(app, "h9")
@@ -146,7 +167,7 @@ def test_click_play_select_switch_deselect_illegal(app):
     assert app.controller.board.fen() == Board(
         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2").fen()
     assert app.sounds.names.count("move") == 2 and "select" in app.sounds.names
-    assert len(app.moves.get_children()) == 1
+    assert app.xiangqi.moves.get("1.0", "end").split() == ["1.", "炮二平五", "马８进７"]
     pump(app.root, 0.3)                               # the slide finishes
 
 
@@ -154,7 +175,7 @@ def test_drag_and_drop_moves_a_piece(app):
     from cxiangqi import parse_square
     app.start_game("hvh")
     pump(app.root, 0.2)
-    c = app.canvas
+    c = app.xiangqi.canvas
     (xa, ya), (xb, yb) = c.square_xy(parse_square("b0")), c.square_xy(parse_square("c2"))
     c.event_generate("<ButtonPress-1>", x=int(xa), y=int(ya))
     for k in range(1, 6):
@@ -172,7 +193,7 @@ def test_real_xdotool_click_and_play_against_the_computer(app, tmp_path):
     app.start_game("hvc", RED, {BLACK: "1"})
     pump(app.root, 0.2)
     pump(app.root, 0.2)
-    c = app.canvas
+    c = app.xiangqi.canvas
 
     def real_click(name):
         x, y = c.square_xy(parse_square(name))
@@ -181,7 +202,7 @@ def test_real_xdotool_click_and_play_against_the_computer(app, tmp_path):
         pump(app.root, 0.15)
 
     real_click("b2")
-    assert app.canvas.selected == parse_square("b2")
+    assert app.xiangqi.canvas.selected == parse_square("b2")
     real_click("e2")
     assert app.controller.board.move_stack[:1] == [Move.from_iccs("b2e2")]
     assert pump_until(app.root, lambda: len(app.controller.board.move_stack) == 2, 15)
@@ -189,31 +210,31 @@ def test_real_xdotool_click_and_play_against_the_computer(app, tmp_path):
     pump(app.root, 0.3)
     screenshot(tmp_path / "vs_computer.png")
     # undo takes back the pair, redo brings it back
-    app.undo()
+    app.xiangqi.undo()
     assert app.controller.board.move_stack == []
-    app.redo()
+    app.xiangqi.redo()
     assert len(app.controller.board.move_stack) == 2
     # hint: an arrow for the human's move
-    app.hint()
+    app.xiangqi.hint()
     assert pump_until(app.root, lambda: app.controller.hint_move is not None, 10)
-    assert app.canvas.find_withtag("hint")
+    assert app.xiangqi.canvas.find_withtag("hint")
 
 
 def test_game_over_dialog_and_review(app):
     app.start_game("hvh")
     pump(app.root, 0.2)
-    assert app.paste_fen("3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1")
+    assert app.xiangqi.paste_fen("3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1")
     click(app, "b7")
     click(app, "b9")
     assert app.controller.outcome.termination == Termination.CHECKMATE
-    assert pump_until(app.root, lambda: app.over_dialog is not None, 3)
-    texts = [w.cget("text") for w in app.over_dialog.winfo_children() if isinstance(w, tk.Label)]
+    assert pump_until(app.root, lambda: app.xiangqi.over_dialog is not None, 3)
+    texts = [w.cget("text") for w in app.xiangqi.over_dialog.winfo_children() if isinstance(w, tk.Label)]
     assert "红方胜 — 将死" in texts
-    assert app.status.cget("text") == "红方胜 — 将死"
+    assert app.xiangqi.status.cget("text") == "红方胜 — 将死"
     assert "win" in app.sounds.names
-    app.close_over_dialog()
-    app.review(0)
-    assert app.controller.review_ply == 0 and app.canvas.find_withtag("piece")
+    app.xiangqi.close_over_dialog()
+    app.xiangqi.review(0)
+    assert app.controller.review_ply == 0 and app.xiangqi.canvas.find_withtag("piece")
     app.controller.review(None)
 
 
@@ -225,27 +246,27 @@ def test_pages_menus_language_resize_and_screenshot(app, tmp_path):
         screenshot(tmp_path / f"{page}.png")
         app.page.back_button.invoke()
         assert app.screen == "welcome"
-    app.new_game_dialog_open()
+    app.xiangqi.new_game_dialog()
     pump(app.root, 0.1)
-    assert app.new_game_dialog is not None
-    app._new_game_start()                              # the dialog's Start button
-    assert app.screen == "game" and app.game_started
+    assert app.xiangqi.ng_dialog is not None
+    app.xiangqi._new_game_start()                              # the dialog's Start button
+    assert app.screen == "game" and app.xiangqi.game_started
     # every menu opens its cascade entries without error
-    last = app.menubar.index("end")
+    last = app.xiangqi.menubar.index("end")
     assert last is not None and last >= 4
     app.root.geometry("760x560")
     pump(app.root, 0.4)
-    small = app.canvas.geo.cell
+    small = app.xiangqi.canvas.geo.cell
     app.root.geometry("1200x880")
     pump(app.root, 0.4)
-    assert app.canvas.geo.cell > small
+    assert app.xiangqi.canvas.geo.cell > small
     click(app, "h2")
-    assert app.canvas.selected is not None             # clicks still map after resizing
+    assert app.xiangqi.canvas.selected is not None             # clicks still map after resizing
     app.set_language("en")
     pump(app.root, 0.2)
-    assert app.status.cget("text") in ("Red to move", "Red (computer) is thinking…")
-    assert app.buttons["undo"].cget("text") == "Undo"
-    app.flip()
+    assert app.xiangqi.status.cget("text") in ("Red to move", "Red (computer) is thinking…")
+    assert app.xiangqi.buttons["undo"].cget("text") == "Undo"
+    app.xiangqi.flip()
     pump(app.root, 0.2)
     screenshot(tmp_path / "english_flipped.png")
 
@@ -254,21 +275,21 @@ def test_computer_vs_computer_and_quit_autosaves(app, tmp_path):
     app.start_game("cvc", RED, {RED: "1", BLACK: "1"})
     pump(app.root, 0.2)
     assert pump_until(app.root, lambda: len(app.controller.board.move_stack) >= 4, 15)
-    app.toggle_pause()
+    app.xiangqi.toggle_pause()
     pump(app.root, 0.3)
     n = len(app.controller.board.move_stack)
     pump(app.root, 0.3)
     assert len(app.controller.board.move_stack) == n
-    app.step()
+    app.xiangqi.step()
     assert pump_until(app.root, lambda: len(app.controller.board.move_stack) == n + 1, 10)
     path = tmp_path / "saved.pgn"
-    assert app.save_to(str(path))
+    assert app.xiangqi.save_to(str(path))
     app.quit()
     assert (tmp_path / "auto.pgn").exists() and (tmp_path / "settings.json").exists()
 
 
 def test_resume_offer_and_load(display, tmp_path):
-    from pyfrontend.view import App
+    from pyfrontend.app import App
     (tmp_path / "auto.pgn").write_text('[Mode "hvh"]\n1. h2e2 h9g7 *\n', encoding="utf-8")
     root = tk.Tk()
     a = App(root, Settings(), settings_path=tmp_path / "s.json", autosave_path=tmp_path / "auto.pgn",
@@ -297,82 +318,84 @@ def test_event_loop_stall_while_the_engine_thinks(app):
 
 
 def test_clocks_in_the_new_game_dialog_side_panel_and_flag_fall(app, tmp_path):
-    app.new_game_dialog_open()
+    app.xiangqi.new_game_dialog()
     pump(app.root, 0.1)
-    w = app._new_game_widgets
+    w = app.xiangqi._new_game_widgets
     w["mode"].set("hvh")
     w["time_control"].current(3)                       # 5 min + 3 s
-    app._new_game_start()
+    app.xiangqi._new_game_start()
     pump(app.root, 0.2)
     assert app.controller.time_control == (300, 3) and app.settings.time_control == "5+3"
-    assert app.clock_frame.winfo_ismapped()
-    assert app.clock_labels[RED].cget("text") in ("红方 5:00", "红方 4:59")
-    assert app.clock_labels[BLACK].cget("text") == "黑方 5:00"
+    assert app.xiangqi.clock_frame.winfo_ismapped()
+    assert app.xiangqi.clock_labels[RED].cget("text") in ("红方 5:00", "红方 4:59")
+    assert app.xiangqi.clock_labels[BLACK].cget("text") == "黑方 5:00"
     click(app, "h2")
     click(app, "e2")
     pump(app.root, 0.1)
-    assert app.clock_labels[RED].cget("text") in ("红方 5:03", "红方 5:02")   # the increment
+    assert app.xiangqi.clock_labels[RED].cget("text") in ("红方 5:03", "红方 5:02")   # the increment
     # custom: a bad value is refused with a dialog
-    app.new_game_dialog_open()
+    app.xiangqi.new_game_dialog()
     pump(app.root, 0.1)
-    w = app._new_game_widgets
+    w = app.xiangqi._new_game_widgets
     w["time_control"].current(5)
     w["time_control"].event_generate("<<ComboboxSelected>>")
     w["base"].set("0.02")                              # 1.2 seconds
     w["inc"].set("0")
-    app._new_game_start()
+    asked = answer_next_dialog(app, "yes")             # a game is in progress: abandon it
+    app.xiangqi._new_game_start()
+    assert asked
     pump(app.root, 0.1)
     assert app.controller.time_control == (1.2, 0)
     assert pump_until(app.root, lambda: app.controller.outcome is not None, 5)
     assert app.controller.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
-    assert app.status.cget("text") == "黑方胜 — 超时"
-    assert app.clock_labels[RED].cget("text") == "红方 0:00.0"
+    assert app.xiangqi.status.cget("text") == "黑方胜 — 超时"
+    assert app.xiangqi.clock_labels[RED].cget("text") == "红方 0:00.0"
     pump(app.root, 0.6)
     screenshot(tmp_path / "clocks.png")
     if os.environ.get("CXQ_SHOTS"):
         screenshot(Path(os.environ["CXQ_SHOTS"]) / "clocks.png")
-    app.close_over_dialog()
+    app.xiangqi.close_over_dialog()
     app.start_game("hvh", time_control=None)
     pump(app.root, 0.1)
-    assert not app.clock_frame.winfo_ismapped()
+    assert not app.xiangqi.clock_frame.winfo_ismapped()
 
 
 def test_external_engine_dialog_and_piece_style(app):
     import sys
-    from pyfrontend.controller import EXTERNAL
+    from pyfrontend.xiangqi.controller import EXTERNAL
     script = Path(sys.executable).parent / "cxiangqi-engine"
     command = str(script) if script.exists() else f"{sys.executable} -m cxiangqi.protocol"
     app.start_game("hvc", RED, {BLACK: "1"})
     pump(app.root, 0.1)
-    app.external_dialog_open()
+    app.xiangqi.external_dialog_open()
     pump(app.root, 0.1)
-    v = app._external_vars
+    v = app.xiangqi._external_vars
     results = []
     # a program that is not an engine: a clear failure text
-    app.test_external_engine("/bin/true", "auto", v["result"], done=lambda ok, text: results.append((ok, text)))
+    app.xiangqi.test_external_engine("/bin/true", "auto", v["result"], done=lambda ok, text: results.append((ok, text)))
     assert pump_until(app.root, lambda: results, 10)
     assert results[0][0] is False and "无法使用" in results[0][1] and "/bin/true" in results[0][1]
     assert "无法使用" in v["result"].cget("text")
-    app.test_external_engine(command, "auto", v["result"], done=lambda ok, text: results.append((ok, text)))
+    app.xiangqi.test_external_engine(command, "auto", v["result"], done=lambda ok, text: results.append((ok, text)))
     assert pump_until(app.root, lambda: len(results) == 2, 10)
     assert results[1][0] is True and "cxiangqi" in results[1][1]
     # an error is also shown in a dialog when no callback is given
     shown = []
-    import pyfrontend.view as view
-    orig = view.messagebox.showerror
-    view.messagebox.showerror = lambda title, msg, **kw: shown.append(msg)
+    import pyfrontend.dialogs as dialogs
+    orig = dialogs.show_error
+    dialogs.show_error = lambda app, title, msg: shown.append(msg)
     try:
-        app.test_external_engine("/nonexistent/engine")
+        app.xiangqi.test_external_engine("/nonexistent/engine")
         assert pump_until(app.root, lambda: shown, 5)
     finally:
-        view.messagebox.showerror = orig
+        dialogs.show_error = orig
     assert "not found" in shown[0]
     v["command"].set(command)
     v["protocol"].set("uci")
-    app.set_external_engine(v["command"].get(), v["protocol"].get(), use=True)
+    app.xiangqi.set_external_engine(v["command"].get(), v["protocol"].get(), use=True)
     assert app.settings.external_engine == command and app.controller.levels[BLACK] == EXTERNAL
-    assert EXTERNAL in app._level_names()
-    app.external_dialog.destroy()
+    assert EXTERNAL in app.xiangqi._level_names()
+    app.xiangqi.external_dialog.destroy()
     pump(app.root, 0.3)                                # the rebuilt board gets its size
     click(app, "h2")
     click(app, "e2")
@@ -380,13 +403,13 @@ def test_external_engine_dialog_and_piece_style(app):
     assert pump_until(app.root, lambda: len(app.controller.board.move_stack) == 2, 15)
     app.controller.shutdown()
     # piece style: traditional characters, remembered
-    app.set_piece_style(True)
+    app.xiangqi.set_piece_style(True)
     pump(app.root, 0.1)
-    texts = {app.canvas.itemcget(i, "text") for i in app.canvas.find_withtag("piece")
-             if app.canvas.type(i) == "text"}
+    texts = {app.xiangqi.canvas.itemcget(i, "text") for i in app.xiangqi.canvas.find_withtag("piece")
+             if app.xiangqi.canvas.type(i) == "text"}
     assert "俥" in texts or "傌" in texts
     assert Settings.load(app.settings_path).traditional is True
-    app.set_piece_style(False)
-    texts = {app.canvas.itemcget(i, "text") for i in app.canvas.find_withtag("piece")
-             if app.canvas.type(i) == "text"}
+    app.xiangqi.set_piece_style(False)
+    texts = {app.xiangqi.canvas.itemcget(i, "text") for i in app.xiangqi.canvas.find_withtag("piece")
+             if app.xiangqi.canvas.type(i) == "text"}
     assert "车" in texts and "俥" not in texts
