@@ -277,9 +277,10 @@ class App:
         box_h = self.welcome_box.winfo_reqheight()
         title_size = max(26, min(72, int(h * 0.085), int((h - box_h - 40) / 2.1)))
         y = max(title_size * 0.75, h * 0.11)
-        cv.create_text(w / 2 + 3, y + 3, text=self.t("title"), font=(self.cjk, -title_size),
+        face = self.cjk if self.lang == "zh" else self.family
+        cv.create_text(w / 2 + 3, y + 3, text=self.t("title"), font=(face, -title_size),
                        fill="#1c120a")
-        title = cv.create_text(w / 2, y, text=self.t("title"), font=(self.cjk, -title_size),
+        title = cv.create_text(w / 2, y, text=self.t("title"), font=(face, -title_size),
                                fill="#f3d9a4")
         sub_size = max(12, title_size // 3)
         sub = cv.create_text(w / 2, y + title_size * 0.85, text=self.t("subtitle"),

@@ -71,10 +71,13 @@ class Dialog(tk.Toplevel):
             try:
                 self.wait_visibility()
                 self.grab_set()
+                self.focus_set()
+            except tk.TclError:         # answered (destroyed) before it was even shown
+                pass
+            try:
+                self.wait_window()
             except tk.TclError:
                 pass
-            self.focus_set()
-            self.wait_window()
         return self.result
 
 

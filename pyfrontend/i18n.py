@@ -280,7 +280,6 @@ TEXT: Dict[str, Tuple[str, str]] = {
     "ed_analyse": ("分析此局面", "Analyse it"),
     "ed_ok": ("局面合规", "The position is legal"),
     "ed_bad": ("这个局面不合规则", "This position is not legal"),
-    "ed_too_many": ("{side}的{piece}太多了", "{side} has too many of that piece"),
     "ed_no_moves": ("先走的一方无棋可走，对局已经结束", "The side to move has no legal move: the game would be over"),
 }
 
@@ -393,7 +392,8 @@ def _units(text: str) -> List[Tuple[str, bool]]:
         prev = units[-1] if units and units[-1][0] != "\n" else None
         # a number stays with the unit after it: "1956 年", "120 步"
         number_unit = prev is not None and prev[0][-1].isdigit() and _is_wide(piece[0])
-        if prev is not None and (glue_next or number_unit or (not space and piece[0] in NO_START)):
+        closing = piece[0] in NO_START and (not space or piece[0] in "—…")
+        if prev is not None and (glue_next or number_unit or closing):
             prev[0] += (" " if space else "") + piece
         else:
             units.append([piece, space])

@@ -413,3 +413,410 @@ def test_external_engine_dialog_and_piece_style(app):
     texts = {app.xiangqi.canvas.itemcget(i, "text") for i in app.xiangqi.canvas.find_withtag("piece")
              if app.xiangqi.canvas.type(i) == "text"}
     assert "车" in texts and "俥" not in texts
+
+
+# --- the second pass (issue 12): each defect a player hit, under a real X server --------------
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def real_click_widget(app, widget):
+    """A real mouse click (xdotool) in the middle of a widget."""
+    if shutil.which("xdotool") is None:
+        pytest.fail("xdotool is not installed (scripts/test.sh installs it)")
+    app.root.update()
+    x = widget.winfo_rootx() + widget.winfo_width() // 2
+    y = widget.winfo_rooty() + widget.winfo_height() // 2
+    subprocess.run(["xdotool", "mousemove", "--sync", str(x), str(y), "click", "1"], check=True,
+                   timeout=10)
+    pump(app.root, 0.15)
+
+
+def shots_dir(tmp_path):
+    """Where screenshots go: $CXQ_SHOTS to keep them, else the test's tmp dir."""
+    d = Path(os.environ.get("CXQ_SHOTS") or tmp_path)
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def test_undo_after_losing_on_time_reopens_the_game(app, tmp_path):
+    clock = FakeClock()
+    x, c = app.xiangqi, app.controller
+    c._time = clock
+    app.start_game("hvc", RED, {BLACK: "1"}, time_control=(180, 2))
+    pump(app.root, 0.2)
+    clock.now += 20
+    click(app, "h2")
+    click(app, "e2")
+    assert pump_until(app.root, lambda: len(c.board.move_stack) == 2, 15)
+    assert x.clock_labels[RED].cget("text") == "红方 2:42"          # 180 - 20 + 2
+    clock.now += 1000                                              # Red's flag falls
+    assert pump_until(app.root, lambda: x.over_dialog is not None, 5)
+    assert x.status.cget("text") == "黑方胜 — 超时"
+    assert x.clock_labels[RED].cget("text") == "红方 0:00.0"
+    assert str(x.buttons["undo"].cget("state")) == "normal"
+    assert str(x.buttons["redo"].cget("state")) == "disabled"
+    screenshot(shots_dir(tmp_path) / "time_loss.png")
+    real_click_widget(app, x.buttons["undo"])                      # 悔棋, as a player clicks it
+    pump(app.root, 1.0)                                            # no overlay comes back
+    assert c.outcome is None and c.board.move_stack == [] and x.over_dialog is None
+    assert x.status.cget("text") == "红方走棋"
+    assert x.clock_labels[RED].cget("text") == "红方 3:00"          # the clock of ply 0
+    assert str(x.buttons["undo"].cget("state")) == "disabled"
+    assert str(x.buttons["redo"].cget("state")) == "normal"
+    clock.now += 5
+    pump(app.root, 0.1)
+    assert x.clock_labels[RED].cget("text") == "红方 2:55"          # and it runs again
+    screenshot(shots_dir(tmp_path) / "time_loss_undone.png")
+
+
+def test_clocks_stop_while_a_dialog_is_open(app):
+    clock = FakeClock()
+    x, c = app.xiangqi, app.controller
+    c._time = clock
+    app.start_game("hvh", time_control=(300, 0))
+    pump(app.root, 0.1)
+    click(app, "h2")
+    click(app, "e2")
+    clock.now += 10
+    seen = {}
+
+    def in_save_dialog():
+        # the real Tk save dialog is open: time passes, the clock must not move
+        seen["title"] = app.root.tk.call("wm", "title", ".__tk_filedialog")
+        seen["held"] = c.held
+        clock.now += 8
+        pump(app.root, 0.05)
+        seen["black"] = c.remaining(BLACK)
+        app.root.tk.call(".__tk_filedialog.contents.f2.cancel", "invoke")
+
+    app.root.after(300, in_save_dialog)
+    x.save_dialog()
+    assert seen["held"] and seen["black"] == 290 and c.remaining(BLACK) == 290
+    assert seen["title"] == "保存棋局…"
+    # the draw offer (our own question box) and the new-game dialog hold the clock too
+    asked = answer_next_dialog(app, "no")
+    app.root.after(150, lambda: setattr(clock, "now", clock.now + 7))
+    x.offer_draw()
+    assert asked and c.remaining(BLACK) == 290 and c.outcome is None
+    assert x.message == "对方拒绝和棋。"
+    x.new_game_dialog()
+    pump(app.root, 0.1)
+    clock.now += 30
+    pump(app.root, 0.1)
+    assert c.held and c.remaining(BLACK) == 290
+    x.ng_dialog.destroy()
+    pump(app.root, 0.05)
+    assert not c.held
+    clock.now += 1
+    assert c.remaining(BLACK) == 289
+
+
+def test_tk_dialogs_follow_the_language(app):
+    labels = {}
+
+    def read_and_close(lang):
+        labels[lang] = (app.root.tk.call(".__tk_filedialog.contents.f2.lab", "cget", "-text"),
+                        app.root.tk.call(".__tk_filedialog.contents.f2.cancel", "cget", "-text"))
+        app.root.tk.call(".__tk_filedialog.contents.f2.cancel", "invoke")
+
+    app.start_game("hvh")
+    pump(app.root, 0.1)
+    app.root.after(300, lambda: read_and_close("zh"))
+    app.xiangqi.save_dialog()
+    app.set_language("en")
+    pump(app.root, 0.1)
+    app.root.after(300, lambda: read_and_close("en"))
+    app.xiangqi.save_dialog()
+    assert labels["zh"] == ("文件名：", "取消")
+    assert labels["en"] == ("File name:", "Cancel")
+    # our own boxes too: Yes/No in the player's language
+    asked = answer_next_dialog(app, "no")
+    app.xiangqi.resign()
+    assert asked
+    app.set_language("zh")
+    pump(app.root, 0.1)
+
+    def buttons():
+        d = app.dialog
+        seen["buttons"] = [b.cget("text") for b in d.buttons.values()]
+        d.buttons["no"].invoke()
+
+    seen = {}
+    app.root.after(200, buttons)
+    app.xiangqi.resign()
+    assert seen["buttons"] == ["是", "否"] and app.controller.outcome is None
+
+
+def test_records_of_every_format_open_by_content(app, data_dir, tmp_path):
+    x, c = app.xiangqi, app.controller
+    raw = data_dir / "raw"
+    assert app.load_from(str(raw / "xqf" / "test.xqf"))
+    pump(app.root, 0.2)
+    assert app.screen == "game" and c.review_ply == 0 and len(c.board.move_stack) == 110
+    title = app.root.title()
+    assert "test.xqf" in title and "柳大华" in title and "吕" in title
+    assert x.status.cget("text") == "复盘：开局"
+    screenshot(shots_dir(tmp_path) / "xqf_review.png")
+    assert app.load_from(str(raw / "dhtmlxq" / "116.html"))
+    assert len(c.board.move_stack) == 85 and "DING Wa Chong" in app.root.title()
+    # not a record: a translated error, no binary junk
+    junk = tmp_path / "junk.pgn"
+    junk.write_bytes(bytes(range(256)) * 16)
+    asked = answer_next_dialog(app, "ok")
+    assert not app.load_from(str(junk))
+    assert asked and "这不是能识别的棋谱文件" in "".join(asked[0])
+    assert all(ch.isprintable() for line in asked[0] for ch in line)
+    assert len(c.board.move_stack) == 85                 # nothing lost
+
+
+def test_the_command_line_opens_a_record_in_review(display, data_dir, tmp_path):
+    import sys
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), DISPLAY=display)
+    record = data_dir / "raw" / "xqf" / "test.xqf"
+    proc = subprocess.Popen([sys.executable, "-m", "pyfrontend", str(record)], env=env,
+                            cwd=str(Path(__file__).resolve().parents[1]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        found = subprocess.run(["xdotool", "search", "--sync", "--name", "test.xqf"],
+                               capture_output=True, text=True, timeout=30)
+        assert found.returncode == 0 and found.stdout.strip()
+        name = subprocess.run(["xdotool", "getwindowname", found.stdout.split()[0]],
+                              capture_output=True, text=True, timeout=10).stdout
+        assert "中国象棋 — test.xqf — 柳大华" in name
+        time.sleep(0.5)
+        screenshot(shots_dir(tmp_path) / "command_line_record.png")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def text_lines_ok(page):
+    from pyfrontend.i18n import NO_END, NO_START
+    for label in page.texts:
+        lines = label.lines
+        assert lines, "an empty text"
+        for i, line in enumerate(lines):
+            assert line and line[0] not in NO_START, (line, lines)
+            assert line[-1] not in NO_END, (line, lines)
+            if i:
+                assert not (lines[i - 1][-1].isdigit() and line[0].isdigit()), (lines[i - 1], line)
+
+
+def test_pages_break_lines_by_the_rules_follow_the_width_and_draw_big_pieces(app, tmp_path):
+    import tkinter.font as tkfont
+    shots = shots_dir(tmp_path)
+    for lang in ("zh", "en"):
+        app.set_language(lang)
+        for size in ("1200x860", "720x560"):
+            app.root.geometry(size)
+            pump(app.root, 0.3)
+            for name in ("rules", "history"):
+                app.show(name)
+                pump(app.root, 0.4)
+                page = app.page
+                text_lines_ok(page)
+                width = page.canvas.winfo_width()
+                widest = max(t.winfo_width() for t in page.texts)
+                assert widest > 0.6 * width, (widest, width)   # the column follows the window
+                if lang == "en":
+                    assert page.family != app.cjk and not tkfont.Font(
+                        font=page.texts[0].cget("font")).metrics("fixed")
+                screenshot(shots / f"{name}_{lang}_{size}.png")
+    app.show("rules")
+    pump(app.root, 0.2)
+    sizes = []
+    for row in app.page.rows:
+        cv = row["diagram"]
+        if cv is not None:
+            for item in cv.find_withtag("piece"):
+                if cv.type(item) == "text":
+                    sizes.append(abs(int(cv.itemcget(item, "font").split()[-2 if "normal" in cv.itemcget(item, "font") or "bold" in cv.itemcget(item, "font") else -1])))
+    assert sizes and min(sizes) >= 24
+    app.root.geometry("1040x760")
+    pump(app.root, 0.3)
+
+
+def panel_geometry(x):
+    widgets = [x.status_box, x.buttons["undo"], x.buttons["main_menu"], x.moves, x.graph,
+               x.engine_frame, x.message_box, x.substatus]
+    return [(w.winfo_rootx(), w.winfo_rooty(), w.winfo_width(), w.winfo_height()) for w in widgets]
+
+
+def test_the_side_panel_never_jumps_and_shows_the_newest_move(app, tmp_path):
+    x, c = app.xiangqi, app.controller
+    app.start_game("hvc", RED, {BLACK: "1"})
+    pump(app.root, 0.4)
+    before = panel_geometry(x)
+    while len(c.board.move_stack) < 20 and c.outcome is None:
+        move = sorted(c.board.legal_moves, key=lambda m: (m.iccs()))[len(c.board.move_stack) % 3]
+        click(app, move.iccs()[:2])
+        click(app, move.iccs()[2:])
+        assert pump_until(app.root, lambda: c.human_to_move() or c.outcome is not None, 15)
+        pump(app.root, 0.05)
+        assert panel_geometry(x) == before, len(c.board.move_stack)
+        ply = len(c.board.move_stack)
+        assert x.ply_xy(ply) is not None and x.moves.bbox(x.moves.tag_ranges(f"p{ply}")[0])
+    assert len(c.board.move_stack) >= 20
+    assert x.save_to(str(tmp_path / "g.pgn"))
+    pump(app.root, 0.1)
+    assert x.message.startswith("已保存") and panel_geometry(x) == before
+    ply = len(c.board.move_stack)
+    assert x.moves.bbox(x.moves.tag_ranges(f"p{ply}")[0]) is not None   # the newest move shows
+    screenshot(shots_dir(tmp_path) / "panel_after_20_moves.png")
+
+
+def test_illegal_clicks_say_why_and_clicks_while_the_computer_thinks_preselect(display, tmp_path):
+    from pyfrontend.app import App
+    import threading
+    from cxiangqi.engine import SearchResult
+    release = threading.Event()
+
+    class SlowEngine:
+        def search(self, board, limit=None, **kw):
+            release.wait(10)
+            move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
+            return SearchResult(move, 0, None, 1, 1, [move], 1, 0.01)
+
+        def analyse(self, board, limit=None, multipv=1, **kw):
+            return [self.search(board, limit)]
+
+        def stop(self):
+            release.set()
+
+        def clear_stop(self):
+            pass
+
+        def new_game(self):
+            pass
+
+    root = tk.Tk()
+    a = App(root, Settings(), settings_path=tmp_path / "s.json", autosave_path=tmp_path / "a.pgn",
+            sounds=Recorder(), engine_factory=SlowEngine)
+    root.geometry("1040x760+0+0")
+    try:
+        pump(root, 0.3)
+        x, c = a.xiangqi, a.controller
+        a.start_game("hvh")
+        pump(root, 0.2)
+        assert x.paste_fen("3k5/9/9/9/9/4P4/4N4/9/9/4K4 w - - 0 1")
+        pump(root, 0.2)
+        click(a, "e3")
+        click(a, "d5")
+        assert x.message == "马腿被绊" and a.sounds.names[-1] == "illegal"
+        assert x.paste_fen("4k4/9/9/9/9/9/9/r8/4A4/4K4 w - - 0 1")
+        pump(root, 0.2)
+        click(a, "e1")
+        click(a, "d2")
+        assert x.message == "将帅不能照面"
+        assert x.paste_fen("3k5/4r4/9/9/9/9/9/9/4A4/4K4 w - - 0 1")
+        pump(root, 0.2)
+        click(a, "e1")
+        click(a, "d2")
+        assert x.message == "走后被将军"
+        # the computer thinks: a click on an own piece preselects it, others say wait
+        a.start_game("hvc", RED)
+        pump(root, 0.2)
+        click(a, "h2")
+        click(a, "e2")
+        assert pump_until(root, lambda: c.thinking == BLACK, 5)
+        click(a, "e6")                                  # a black pawn: not the human's
+        assert x.message == "电脑思考中，请稍候" and x.canvas.selected is None
+        click(a, "b0")                                  # the human's horse: preselected
+        assert x.message == "电脑思考中，已预选棋子"
+        assert x.canvas.selected == Move.from_iccs("b0c2").from_square
+        release.set()
+        assert pump_until(root, lambda: c.human_to_move(), 10)
+        pump(root, 0.1)
+        assert x.canvas.selected == Move.from_iccs("b0c2").from_square and x.canvas.targets
+        click(a, "c2")                                  # one click plays the premove
+        assert c.board.move_stack[-1] == Move.from_iccs("b0c2")
+    finally:
+        release.set()
+        a.quit()
+        collect_tk_garbage()
+
+
+def test_review_with_the_keys_and_by_clicking_a_half_move(app, tmp_path):
+    x, c = app.xiangqi, app.controller
+    app.start_game("hvh")
+    pump(app.root, 0.1)
+    for move in ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0"):
+        click(app, move[:2])
+        click(app, move[2:])
+    assert len(c.board.move_stack) == 5
+
+    def key(name):
+        x.canvas.focus_force()
+        x.canvas.event_generate(f"<KeyPress-{name}>")
+        pump(app.root, 0.05)
+
+    key("Left")
+    assert c.review_ply == 4 and x.status.cget("text") == "复盘：第 4 步"
+    key("Left")
+    key("Home")
+    assert c.review_ply == 0
+    key("Right")
+    assert c.review_ply == 1 and c.last_move() == Move.from_iccs("h2e2")
+    # a click on Black's first half-move shows that position, and only it is highlighted
+    px, py = x.ply_xy(2)
+    x.moves.event_generate("<ButtonRelease-1>", x=px, y=py)
+    pump(app.root, 0.05)
+    assert c.review_ply == 2
+    shown = x.moves.tag_ranges("shown")
+    assert [str(i) for i in shown] == [str(i) for i in x.moves.tag_ranges("p2")]
+    assert x.moves.get(*shown) == "马８进７"
+    screenshot(shots_dir(tmp_path) / "review.png")
+    key("End")
+    assert c.review_ply is None and c.human_to_move()
+    key("Left")
+    assert c.review_ply == 4
+    x.live_button.invoke()                            # 回到对局: the game goes on from its end
+    assert c.review_ply is None and c.human_to_move() and len(c.board.move_stack) == 5
+
+
+def test_confirmations_before_a_game_in_progress_is_left(app):
+    x, c = app.xiangqi, app.controller
+    clock = FakeClock()
+    c._time = clock
+    app.start_game("hvh", time_control=(300, 0))
+    pump(app.root, 0.1)
+    click(app, "h2")
+    click(app, "e2")
+    # Rematch: asked, with the autosave note; "no" keeps the game
+    seen = {}
+
+    def look():
+        d = app.dialog
+        seen["text"] = "".join(d.message.lines)
+        seen["note"] = "".join(d.note.lines)
+        d.buttons["no"].invoke()
+
+    app.root.after(200, look)
+    x.again()
+    assert "开始新的对局会放弃它" in seen["text"] and "自动保存" in seen["note"]
+    assert len(c.board.move_stack) == 1
+    asked = answer_next_dialog(app, "no")
+    x.load_dialog()                                    # asked before the file dialog opens
+    assert asked and len(c.board.move_stack) == 1
+    # the main menu: asked, and the game waits there with its clock stopped
+    asked = answer_next_dialog(app, "yes")
+    real_click_widget(app, x.buttons["main_menu"])
+    pump(app.root, 0.3)
+    assert asked and app.screen == "welcome" and c.held
+    clock.now += 60
+    assert c.remaining(BLACK) == 300
+    app.welcome_buttons["continue_game"].invoke()
+    pump(app.root, 0.1)
+    assert app.screen == "game" and not c.held and len(c.board.move_stack) == 1
+    asked = answer_next_dialog(app, "yes")
+    x.again()
+    assert asked and c.board.move_stack == []
+    # nothing to lose: no question
+    x.again()
+    assert app.dialog is None and c.board.move_stack == []

@@ -639,7 +639,8 @@ class GameController(PollingController):
         self._emit("reset")
         if ply is None:
             self._schedule()
-        self._restart_analysis()
+        else:
+            self._restart_analysis()
 
     def step_review(self, delta: int) -> None:
         """←/→: one half-move back or forward from the shown position."""
@@ -728,15 +729,18 @@ class GameController(PollingController):
     # --- the worker thread -------------------------------------------------
 
     def _schedule(self) -> None:
-        """Arranges for the computer to move if it is its turn."""
+        """Arranges for the computer to move if it is its turn (in analysis
+        mode: starts the analysis of the position now shown)."""
+        if self.analysing:
+            self._due = None
+            self._restart_analysis()
+            return
         if (self.outcome is None and self.review_ply is None and self._task is None
                 and self.is_computer(self.board.turn) and not (self.mode == CVC and self.paused)):
             delay = self.cvc_delay if self.mode == CVC else self.move_delay
             self._due = time.monotonic() + delay
         else:
             self._due = None
-        if self.analysing and self._task is None and self.review_ply is None:
-            self._restart_analysis()
 
     def _engine_for(self) -> Any:
         if self._engine is None:

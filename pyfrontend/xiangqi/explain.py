@@ -111,3 +111,43 @@ def illegal_reason(board: Board, move: Move) -> Optional[str]:
         if a % 9 == b % 9 and _between(after, a, b) == 0:
             return "flying_general"
     return "still_in_check" if board.is_check() else "in_check"
+
+
+_SIDE = {"red": "红方", "black": "黑方"}
+_PIECE = {"king": "帅（将）", "advisor": "仕（士）", "elephant": "相（象）", "horse": "马",
+          "rook": "车", "cannon": "炮", "pawn": "兵（卒）"}
+_POSITION_TEXTS = [
+    (r"the (red|black) king is missing", "缺少{0}的帅（将）"),
+    (r"(\d+) (red|black) (\w+?)s \(a side has at most (\d+)\)", "{1}的{2}太多了：{0} 个（最多 {3} 个）"),
+    (r"(red|black) (\w+) on (\w\d) is outside its palace", "{2} 的{0}{1}不在九宫里"),
+    (r"(red|black) (\w+) on (\w\d) is not on one of the five advisor", "{2} 的{0}{1}不在士可以到的点上"),
+    (r"(red|black) (\w+) on (\w\d) is not on one of the seven elephant",
+     "{2} 的{0}{1}不在象可以到的点上（象不过河）"),
+    (r"(red|black) (\w+) on (\w\d) is behind its starting rank", "{2} 的{0}{1}在起始位置之后（兵不后退）"),
+    (r"(red|black) (\w+) on (\w\d) is on a file no pawn starts on",
+     "{2} 的{0}{1}没过河，不可能在这一路（过河前只能直走）"),
+    (r"the kings face each other", "将帅照面"),
+    (r"the (red|black) king on (\w\d) is in check .* but (red|black) is to move",
+     "{0}正被将军，却轮到{2}走棋"),
+]
+
+
+def position_problem(detail: str, lang: str) -> str:
+    """The library's words on an impossible position, in the player's language
+    (Chinese for the common cases; otherwise the detail as it is).
+
+    >>> position_problem("impossible position: the red king is missing", "zh")
+    '缺少红方的帅（将）'
+    >>> position_problem("impossible position: 3 red rooks (a side has at most 2)", "zh")
+    '红方的车太多了：3 个（最多 2 个）'
+    """
+    import re
+    detail = detail.split("impossible position: ", 1)[-1]
+    if lang != "zh":
+        return detail
+    for pattern, text in _POSITION_TEXTS:
+        m = re.search(pattern, detail)
+        if m:
+            words = [_SIDE.get(g, _PIECE.get(g, g)) for g in m.groups()]
+            return text.format(*words)
+    return detail

@@ -53,6 +53,7 @@ class XiangqiScreen:
         self._message_job: Optional[str] = None
         self.last_error: Optional[str] = None
         self.flipped = False
+        self.editor: Optional[tk.Toplevel] = None
 
     # --- basics ------------------------------------------------------------------------
 
@@ -265,7 +266,7 @@ class XiangqiScreen:
                              font=(self.app.cjk if self.lang == "zh" else self.family, 12),
                              highlightthickness=1, highlightbackground="#d8c3a0", wrap="none",
                              padx=4, pady=2, spacing1=2, spacing3=2)
-        self.moves.configure(tabs=("3c", "left", "6.6c", "left"))
+        self.moves.configure(tabs=(44, "left", 152, "left"))
         self.moves.tag_configure("num", foreground=MUTED)
         self.moves.tag_configure("shown", background="#d9b77a")
         sb = ttk.Scrollbar(lst, orient="vertical", command=self.moves.yview)
@@ -627,8 +628,10 @@ class XiangqiScreen:
             if ranges:
                 text.tag_add("shown", ranges[0], ranges[1])
                 text.see(ranges[1])
+                text.xview_moveto(0)            # see() may scroll sideways: the numbers stay
                 return
         text.see("1.0" if ply == 0 else "end")
+        text.xview_moveto(0)
 
     def ply_at(self, x: int, y: int) -> Optional[int]:
         """The half-move written at (x, y) in the move list, or None."""
@@ -1332,8 +1335,9 @@ class XiangqiScreen:
     # --- the position editor ---------------------------------------------------------
 
     def open_editor(self) -> None:
+        """Game → 摆棋: the editor starts from the position shown now."""
         from .editor import open_editor
-        open_editor(self.app, self.controller.shown_board().fen())
+        open_editor(self, self.controller.shown_board().fen())
 
     def play_from(self, fen: str, analyse: bool = False) -> bool:
         """Starts a game (or the analysis) from a position set up in the editor."""
