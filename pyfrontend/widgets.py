@@ -117,12 +117,21 @@ class FixedLines(tk.Frame):
         self._shown_width = 0
         self.bind("<Configure>", lambda e: self.set(self.text) if e.width != self._shown_width else None)
 
-    def set(self, text: str, width: Optional[int] = None) -> None:
-        """Shows `text`, broken to the box's width and cut to its lines."""
+    def set(self, text: str, width: Optional[int] = None, words: Optional[bool] = None) -> None:
+        """Shows `text`, broken to the box's width and cut to its lines;
+        with words=True only at spaces (a line of moves: 马８进７ stays whole)."""
         self.text = text
+        if words is not None:
+            self.words = words
         self._shown_width = self.winfo_width()
         w = width or (self._shown_width - 4 if self._shown_width > 20 else self._default_width)
-        lines = break_lines(text, w, self._font.measure) if text else []
+        if not text:
+            lines: List[str] = []
+        elif getattr(self, "words", False):
+            lines = break_lines(text.replace(" ", "\n"), w, self._font.measure)
+            lines = _join_words(lines, w, self._font.measure)
+        else:
+            lines = break_lines(text, w, self._font.measure)
         if len(lines) > self.nlines:
             lines = lines[:self.nlines]
             last = lines[-1]
@@ -130,3 +139,22 @@ class FixedLines(tk.Frame):
                 last = last[:-1]
             lines[-1] = last + "…"
         self.label.configure(text="\n".join(lines))
+
+
+def _join_words(words: List[str], width: int, measure: Callable[[str], float]) -> List[str]:
+    """Words put on lines, a space between, as many as fit."""
+    lines: List[str] = []
+    for word in words:
+        if lines and measure(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def chars_for(root: tk.Misc, values: List[str], font: Any, extra: int = 2) -> int:
+    """A width in characters (what Entry and Combobox take) that fits the
+    widest of `values` in `font`: CJK characters count double, measured."""
+    f = tkfont.Font(root, font=font)
+    zero = max(1, f.measure("0"))
+    return max(4, -(-max(f.measure(v) for v in values) // zero) + extra)

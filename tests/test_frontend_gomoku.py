@@ -22,7 +22,7 @@ from pyfrontend.i18n import tr
 from pyfrontend.settings import Settings, config_dir
 
 from test_frontend_window import (Recorder, answer_next_dialog, app, collect_tk_garbage, display,  # noqa: F401
-                                  pump, pump_until, screenshot)
+                                  pump, pump_until, screenshot, shots_dir)
 
 
 @pytest.fixture(autouse=True)
@@ -284,9 +284,7 @@ def test_window_gomoku_from_the_menu_human_vs_human_win(app, tmp_path):
     assert g.status.cget("text") == "黑方胜 — 五子连珠" and "win" in app.sounds.names
     assert pump_until(app.root, lambda: g.over_dialog is not None, 3)
     pump(app.root, 0.3)
-    screenshot(tmp_path / "gomoku_win.png")
-    if os.environ.get("CXQ_SHOTS"):
-        screenshot(Path(os.environ["CXQ_SHOTS"]) / "gomoku_win.png")
+    screenshot(shots_dir(tmp_path) / "gomoku_win.png")
     g.close_over_dialog()
     app._key("undo")                               # Ctrl+Z is routed to gomoku
     assert len(g.controller.board.move_stack) == 8 and not g.controller.over
@@ -326,9 +324,7 @@ def test_window_gomoku_against_the_computer_resize_language_and_autosave(app, tm
     pump(app.root, 0.3)
     app.root.geometry("1040x760")
     pump(app.root, 0.4)
-    screenshot(tmp_path / "gomoku_vs_computer.png")
-    if os.environ.get("CXQ_SHOTS"):
-        screenshot(Path(os.environ["CXQ_SHOTS"]) / "gomoku_vs_computer.png")
+    screenshot(shots_dir(tmp_path) / "gomoku_vs_computer.png")
     app._key("undo")                               # a pair
     assert len(g.controller.board.move_stack) == 2
     # explicit save, corrupt load (an error dialog, nothing changes), load

@@ -351,9 +351,7 @@ def test_clocks_in_the_new_game_dialog_side_panel_and_flag_fall(app, tmp_path):
     assert app.xiangqi.status.cget("text") == "黑方胜 — 超时"
     assert app.xiangqi.clock_labels[RED].cget("text") == "红方 0:00.0"
     pump(app.root, 0.6)
-    screenshot(tmp_path / "clocks.png")
-    if os.environ.get("CXQ_SHOTS"):
-        screenshot(Path(os.environ["CXQ_SHOTS"]) / "clocks.png")
+    screenshot(shots_dir(tmp_path) / "clocks.png")
     app.xiangqi.close_over_dialog()
     app.start_game("hvh", time_control=None)
     pump(app.root, 0.1)
@@ -820,3 +818,260 @@ def test_confirmations_before_a_game_in_progress_is_left(app):
     # nothing to lose: no question
     x.again()
     assert app.dialog is None and c.board.move_stack == []
+
+
+def test_the_welcome_box_never_covers_the_subtitle(display, tmp_path):
+    from pyfrontend.app import App
+    (tmp_path / "auto.pgn").write_text('[Mode "hvh"]\n1. h2e2 h9g7 2. h0g2 i9h9 *\n', encoding="utf-8")
+    for lang in ("en", "zh"):
+        for size in ("1040x760+0+0", "700x540+0+0"):
+            root = tk.Tk()
+            a = App(root, Settings(language=lang), settings_path=tmp_path / "s.json",
+                    autosave_path=tmp_path / "auto.pgn", sounds=Recorder())
+            root.geometry(size)
+            try:
+                pump(root, 0.4)
+                cv = a.welcome_canvas
+                sub = cv.bbox("subtitle")
+                box_top = a.welcome_box.winfo_rooty() - cv.winfo_rooty()
+                assert sub is not None and box_top >= sub[3], (lang, size, sub, box_top)
+                lines = a.resume_label.lines
+                assert len(lines) <= 2 and all(len(line) > 4 for line in lines), lines
+                screenshot(shots_dir(tmp_path) / f"welcome_{lang}_{size.split('+')[0]}.png")
+            finally:
+                a.quit()
+                collect_tk_garbage()
+
+
+def test_the_new_game_dialog_shows_one_level_per_computer_side(app, tmp_path):
+    x = app.xiangqi
+    app.settings.external_engine = "/usr/games/maxqi"
+    app.rebuild()
+    x.new_game_dialog()
+    pump(app.root, 0.2)
+    w = x._new_game_widgets
+    rows = w["level_rows"]
+
+    def shown():
+        return {c: bool(rows[c][1].winfo_manager()) for c in (RED, BLACK)}, \
+            bool(w["side_row"].winfo_manager())
+
+    w["mode"].set("hvc")
+    w["side"].set("red")
+    w["update"]()
+    assert shown() == ({RED: False, BLACK: True}, True)
+    w["side"].set("black")
+    w["update"]()
+    assert shown() == ({RED: True, BLACK: False}, True)
+    w["mode"].set("hvh")
+    w["update"]()
+    assert shown() == ({RED: False, BLACK: False}, False)
+    w["mode"].set("cvc")
+    w["update"]()
+    pump(app.root, 0.1)
+    assert shown() == ({RED: True, BLACK: True}, False)
+    # every level name fits its box, "external engine" too, in both languages
+    import tkinter.font as tkfont
+    for lang in ("zh", "en"):
+        app.set_language(lang)
+        x.new_game_dialog()
+        pump(app.root, 0.2)
+        w = x._new_game_widgets
+        w["mode"].set("cvc")
+        w["update"]()
+        pump(app.root, 0.1)
+        box = w["levels"][RED]
+        font = tkfont.Font(font=box.cget("font"))
+        widest = max(font.measure(v) for v in app.root.tk.splitlist(box.cget("values")))
+        assert box.winfo_width() - 20 >= widest, (lang, box.winfo_width(), widest)
+        screenshot(shots_dir(tmp_path) / f"new_game_dialog_{lang}.png")
+        x.ng_dialog.destroy()
+    # Start plays the chosen levels
+    x.new_game_dialog()
+    pump(app.root, 0.1)
+    w = x._new_game_widgets
+    w["mode"].set("hvc")
+    w["side"].set("black")
+    w["update"]()
+    w["levels"][RED].current(0)                       # easy
+    x._new_game_start()
+    pump(app.root, 0.1)
+    assert app.controller.mode == "hvc" and app.controller.levels[RED] == "easy"
+    assert app.controller.human_color == BLACK
+
+
+def test_human_vs_human_has_no_engine_gap_and_computers_have_the_graph(app):
+    x = app.xiangqi
+    app.start_game("hvh")
+    pump(app.root, 0.3)
+    assert not x.engine_frame.winfo_ismapped() and not x.graph.winfo_ismapped()
+    assert not x.comp_frame.winfo_ismapped()
+    side_bottom = x.side.winfo_rooty() + x.side.winfo_height()
+    moves_bottom = x.moves.winfo_rooty() + x.moves.winfo_height()
+    assert side_bottom - moves_bottom < 30                # the move list takes the room
+    app.start_game("hvc", RED, {BLACK: "1"})
+    pump(app.root, 0.3)
+    assert x.engine_frame.winfo_ismapped() and x.graph.winfo_ismapped()
+
+
+def test_a_draw_offer_to_the_computer_gets_an_answer(app):
+    x, c = app.xiangqi, app.controller
+    app.start_game("hvc", RED, {BLACK: "1"})
+    pump(app.root, 0.1)
+    x.buttons["offer_draw"].invoke()
+    assert x.message == "电脑拒绝和棋：对局刚开始" and c.outcome is None
+    asked = answer_next_dialog(app, "yes")
+    x.buttons["resign"].invoke()
+    assert asked and c.outcome.termination == Termination.RESIGNATION
+
+
+def test_the_position_editor_sets_up_checks_and_plays(app, tmp_path):
+    from cxiangqi import Piece, parse_square
+    x, c = app.xiangqi, app.controller
+    app.start_game("hvh")
+    pump(app.root, 0.1)
+    x.open_editor()
+    pump(app.root, 0.3)
+    ed = x.editor
+    assert c.held                                     # the game waits while the editor is open
+    ed.clear()
+    assert "缺少红方的帅（将）" in "".join(ed.status.lines)
+    assert str(ed.play_button.cget("state")) == "disabled"
+    cv = ed.canvas
+
+    def drag(piece_symbol, to):
+        px, py = cv.palette_xy(Piece.from_symbol(piece_symbol))
+        tx, ty = cv.geo.xy(parse_square(to))
+        cv.event_generate("<ButtonPress-1>", x=int(px), y=int(py))
+        cv.event_generate("<B1-Motion>", x=int((px + tx) / 2), y=int((py + ty) / 2))
+        cv.event_generate("<ButtonRelease-1>", x=int(tx), y=int(ty))
+        pump(app.root, 0.05)
+
+    drag("K", "e0")
+    drag("k", "e9")
+    assert "将帅照面" in "".join(ed.status.lines)
+    drag("R", "a0")
+    drag("R", "b0")
+    drag("R", "c0")
+    assert "红方的车太多了" in "".join(ed.status.lines)
+    x0, y0 = cv.geo.xy(parse_square("c0"))
+    cv.event_generate("<ButtonPress-3>", x=int(x0), y=int(y0))       # right-click removes
+    pump(app.root, 0.05)
+    assert "将帅照面" in "".join(ed.status.lines)
+    # drag the black king off the file
+    xa, ya = cv.geo.xy(parse_square("e9"))
+    xb, yb = cv.geo.xy(parse_square("d9"))
+    cv.event_generate("<ButtonPress-1>", x=int(xa), y=int(ya))
+    cv.event_generate("<B1-Motion>", x=int(xb), y=int(yb))
+    cv.event_generate("<ButtonRelease-1>", x=int(xb), y=int(yb))
+    pump(app.root, 0.05)
+    assert ed.status.lines == ["局面合规"] and str(ed.play_button.cget("state")) == "normal"
+    assert ed.fen() == "3k5/9/9/9/9/9/9/9/9/RR2K4 w - - 0 1"
+    screenshot(shots_dir(tmp_path) / "editor.png")
+    ed.play_button.invoke()
+    pump(app.root, 0.2)
+    assert x.editor is None or not x.editor.winfo_exists()
+    assert c.board.fen() == "3k5/9/9/9/9/9/9/9/9/RR2K4 w - - 0 1" and not c.held
+    click(app, "a0")
+    click(app, "a9")                                  # and it plays from there: check
+    assert c.board.move_stack == [Move.from_iccs("a0a9")] and c.board.is_check()
+
+
+def test_analysis_mode_and_the_score_graph(app, tmp_path):
+    x, c = app.xiangqi, app.controller
+    app.start_game("hvh")
+    pump(app.root, 0.1)
+    for move in ("h2e2", "h9g7"):
+        click(app, move[:2])
+        click(app, move[2:])
+    x.set_analysis(True)
+    pump(app.root, 0.1)
+    assert x.engine_frame.winfo_ismapped() and x.graph.winfo_ismapped()
+    assert pump_until(app.root, lambda: c.report is not None and c.report.depth >= 4, 15)
+    assert x.status.cget("text") == "分析中（红方走）"
+    assert x.engine_labels["pv"].text.split()[0] in {c.board.chinese(m) for m in c.board.legal_moves}
+    assert 2 in c.evals and x.graph.find_withtag("evals")
+    x.review(1)                                       # stepping back analyses that position
+    assert pump_until(app.root, lambda: 1 in c.evals, 15)
+    screenshot(shots_dir(tmp_path) / "analysis.png")
+    x.set_analysis(False)
+    pump(app.root, 0.2)
+    assert not c.analysing and c._task is None
+
+
+def test_export_png_svg_and_copy_pgn(app, tmp_path):
+    x = app.xiangqi
+    app.start_game("hvh")
+    pump(app.root, 0.2)
+    click(app, "h2")
+    click(app, "e2")
+    pump(app.root, 0.4)
+    svg = tmp_path / "p.svg"
+    assert x.export_svg(str(svg))
+    assert svg.read_text(encoding="utf-8").startswith("<svg") and x.message == "已导出：p.svg"
+    png = tmp_path / "p.png"
+    assert x.export_png(str(png))
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    import struct
+    w, h = struct.unpack(">II", data[16:24])
+    assert (w, h) == (x.canvas.winfo_width(), x.canvas.winfo_height())
+    from pyfrontend.tools.grab import grab_rgb
+    _, _, rgb = grab_rgb(x.canvas)
+    cx, cy = (int(v) for v in x.canvas.geo.point(0.5, 8.5))     # inside a square: wood
+    px = rgb[(cy * w + cx) * 3:(cy * w + cx) * 3 + 3]
+    assert px[0] > 200 and 140 < px[1] < 200 and px[2] < 150, tuple(px)
+    x.copy_pgn()
+    text = app.root.clipboard_get()
+    assert text.startswith("[Game \"Chinese Chess\"]") and "1. 炮二平五" in text and x.message == "棋谱（PGN）已复制到剪贴板"
+    x.copy_fen()
+    assert x.message == "FEN 已复制到剪贴板"
+    asked = answer_next_dialog(app, "yes")            # the game in progress is abandoned
+    assert x.paste_fen()                              # pasting says so, never "copied"
+    assert asked and x.message == "已从剪贴板载入局面"
+
+
+def test_gomoku_draws_the_centre_star_point(app):
+    app.welcome_buttons["gomoku"].invoke()
+    pump(app.root, 0.3)
+    g = app.screens["gomoku"]
+    stars = g.canvas.find_withtag("star")
+    assert len(stars) == 5 and g.canvas.find_withtag("star7_7")
+    x0, y0, x1, y1 = g.canvas.coords(g.canvas.find_withtag("star7_7")[0])
+    cx, cy = g.canvas.point_xy((7, 7))
+    assert abs((x0 + x1) / 2 - cx) < 1 and abs((y0 + y1) / 2 - cy) < 1
+
+
+def test_screenshots_of_every_page_in_both_languages_at_two_sizes(app, tmp_path):
+    """Not an assertion of looks: the pictures a person looks at before a
+    release (kept with CXQ_SHOTS=dir)."""
+    shots = shots_dir(tmp_path)
+    x = app.xiangqi
+    for lang in ("zh", "en"):
+        app.set_language(lang)
+        for size in ("1040x760", "760x560"):
+            app.root.geometry(size)
+            pump(app.root, 0.3)
+            for page in ("welcome", "rules", "history"):
+                app.show(page)
+                screenshot_after(app, shots / f"page_{page}_{lang}_{size}.png")
+            app.start_game("hvc", RED, {BLACK: "1"}, time_control=(300, 3))
+            click(app, "h2")
+            click(app, "e2")
+            pump_until(app.root, lambda: len(app.controller.board.move_stack) == 2, 10)
+            screenshot_after(app, shots / f"page_game_{lang}_{size}.png")
+            x.open_editor()
+            screenshot_after(app, shots / f"page_editor_{lang}_{size}.png")
+            x.editor.destroy()
+            app.welcome_buttons["gomoku"].invoke()
+            screenshot_after(app, shots / f"page_gomoku_{lang}_{size}.png")
+            app.show("welcome")
+    app.set_language("zh")
+    app.root.geometry("1040x760")
+    pump(app.root, 0.2)
+    assert len(list(shots.glob("page_*.png"))) == 2 * 2 * 6
+
+
+def screenshot_after(app, path):
+    pump(app.root, 0.4)
+    screenshot(path)

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from cxiangqi.gomoku import BLACK, WHITE, Board
 
 from .. import dialogs
-from ..widgets import ACCENT, BG, INK, PANEL, FixedLines, cjk_family
+from ..widgets import ACCENT, BG, INK, PANEL, FixedLines, WrapLabel, cjk_family
 from ..xiangqi.board_canvas import WOOD, WOOD_DARK, WOOD_EDGE, WOOD_EDGE_LIGHT
 from .controller import (FILE_SUFFIX, HVC, HVH, LEVELS, GomokuController, color_name,
                          result_text)
@@ -400,8 +400,8 @@ class GomokuScreen:
         self.level_box.grid(row=4, column=1, sticky="w", pady=2)
         app.button(box, "g_start", self.start_from_panel).grid(row=5, column=0, columnspan=2,
                                                                  sticky="ew", pady=(6, 2))
-        tk.Label(side, text=t("g_rules"), bg=PANEL, fg="#6a4a2a", font=(self.family, 10),
-                 wraplength=270, justify="left").grid(row=5, column=0, sticky="ew", padx=10, pady=10)
+        WrapLabel(side, t("g_rules"), 270, bg=PANEL, fg="#6a4a2a", font=(self.family, 10)).grid(
+            row=5, column=0, sticky="ew", padx=10, pady=10)
         return frame
 
     def _build_menu(self) -> tk.Menu:

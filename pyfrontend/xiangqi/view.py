@@ -21,7 +21,7 @@ from cxiangqi import BLACK, RED, Board
 
 from .. import dialogs
 from ..settings import LEVEL_NAMES
-from ..widgets import ACCENT, BG, INK, MUTED, PANEL, FixedLines
+from ..widgets import ACCENT, BG, INK, MUTED, PANEL, FixedLines, chars_for
 from . import files
 from .board_canvas import BoardCanvas
 from .controller import (CVC, EXTERNAL, HVC, HVH, NOTATIONS, GameController, clock_text,
@@ -222,7 +222,7 @@ class XiangqiScreen:
             lab = tk.Label(self.comp_frame, text=self.t("computer_level", side=self.side_name(color)),
                            bg=PANEL, fg=INK, font=(self.family, 10))
             box = ttk.Combobox(self.comp_frame, state="readonly", values=labels,
-                               width=max(len(x) for x in labels) + 1)
+                               width=chars_for(side, labels, "TkTextFont", 1))
             box.bind("<<ComboboxSelected>>",
                      lambda e, c=color, b=box: self.set_level(c, names[b.current()]))
             self.level_labels[color] = lab
@@ -253,8 +253,8 @@ class XiangqiScreen:
         tk.Label(head, text=self.t("moves"), bg=PANEL, fg=ACCENT,
                  font=(self.family, 13, "bold")).pack(side="left")
         names = [self.t("notation_" + n) for n in NOTATIONS]
-        self.notation_box = ttk.Combobox(head, state="readonly", width=max(len(n) for n in names) + 1,
-                                         values=names)
+        self.notation_box = ttk.Combobox(head, state="readonly", values=names,
+                                         width=chars_for(side, names, "TkTextFont", 1))
         self.notation_box.current(NOTATIONS.index(self.settings.notation))
         self.notation_box.bind("<<ComboboxSelected>>", lambda e: self.set_notation(
             NOTATIONS[self.notation_box.current()]))
@@ -675,7 +675,7 @@ class XiangqiScreen:
         if report.nps:
             nodes += f"  ({report.nps / 1e6:.2f} M/s)"
         labels["nodes"].configure(text=nodes)
-        labels["pv"].set(" ".join(report.pv) or "–")
+        labels["pv"].set(" ".join(report.pv) or "–", words=True)
         played = ""
         if report.played is not None:
             played = f"{self.t('played')} {report.played}"
@@ -969,7 +969,7 @@ class XiangqiScreen:
             tk.Radiobutton(side_row, text=t(c), value=c, variable=side, bg=PANEL, font=font,
                            activebackground=PANEL, highlightthickness=0,
                            command=lambda: update()).pack(side="left", padx=(0, 12))
-        width = max(len(x) for x in labels) + 2
+        width = chars_for(d, labels, (self.family, 11))
         level_rows: Dict[bool, tuple] = {}
         defaults = {RED: s.red_level, BLACK: s.black_level}
         if s.mode == HVC:
@@ -990,7 +990,7 @@ class XiangqiScreen:
             t("tc_minutes", m=f"{b / 60:g}") if not i else t("tc_plus", m=f"{b / 60:g}", s=f"{i:g}")
             for b, i in TIME_PRESETS[1:]] + [t("tc_custom")]
         tc_box = ttk.Combobox(d, state="readonly", values=tc_labels,
-                              width=max(len(x) for x in tc_labels) + 2, font=(self.family, 11))
+                              width=chars_for(d, tc_labels, (self.family, 11)), font=(self.family, 11))
         try:
             current = parse_time_control(s.time_control)
         except ValueError:
