@@ -183,7 +183,7 @@ class App:
         """(Re)builds the screens, e.g. after a language change."""
         self._apply_language()
         for child in self.root.winfo_children():
-            if not isinstance(child, tk.Toplevel) and not isinstance(child, tk.Menu):
+            if not isinstance(child, tk.Toplevel):
                 child.destroy()
         self.root.title(tr("title", self.lang))
         self.container = tk.Frame(self.root, bg=BG)

@@ -332,8 +332,8 @@ class GomokuScreen:
         """Asks before a game in progress is abandoned (`key`: confirm_new,
         confirm_load, confirm_menu); True to go on."""
         c = self.controller
-        if c.over or not c.board.move_stack:
-            return True
+        if c.over or not c.board.move_stack or key == "confirm_menu":
+            return True         # the menu loses nothing: the game waits behind 五子棋
         go = self.t("go_menu") if key == "confirm_menu" else self.t("abandon")
         return dialogs.ask(self.app, self.t("confirm_title"), self.t(key),
                            [("yes", go), ("no", self.t("cancel"))], default="yes",

@@ -29,6 +29,8 @@ from .controller import (CVC, EXTERNAL, HVC, HVH, NOTATIONS, GameController, clo
                          randomises, result_text)
 
 SIDE_WIDTH = 312
+MIN_MOVES_HEIGHT = 96        # the move list keeps at least this much; the graph and
+                             # the engine box give way in a small window
 MESSAGE_SECONDS = 6.0
 TIME_PRESETS = [None, (600.0, 0.0), (900.0, 10.0), (300.0, 3.0), (180.0, 2.0)]
 
@@ -152,6 +154,8 @@ class XiangqiScreen:
         side.grid_propagate(False)
         side.columnconfigure(0, weight=1)
         self.side = side
+        self._fit_job: Optional[str] = None
+        self._engine_wanted = False
         self._build_status(side, 0)
         self._build_clocks(side, 1)
         self._build_info(side, 2)
@@ -160,7 +164,8 @@ class XiangqiScreen:
         self._build_moves(side, 5)
         self._build_graph(side, 7)
         self._build_engine(side, 8)
-        side.rowconfigure(6, weight=1)
+        side.rowconfigure(6, weight=1, minsize=MIN_MOVES_HEIGHT)
+        side.bind("<Configure>", lambda e: self._layout_for_mode())
         return frame
 
     def _build_status(self, side: tk.Frame, row: int) -> None:
@@ -559,11 +564,30 @@ class XiangqiScreen:
             self.comp_frame.grid()
         else:
             self.comp_frame.grid_remove()
-        engine = (any_computer or c.analysing) and self.settings.show_engine
-        for w in (self.graph, self.engine_frame):
-            if engine and not w.winfo_manager():
+        self._engine_wanted = (any_computer or c.analysing) and self.settings.show_engine
+        if self._fit_job is None:
+            self._fit_job = self.side.after_idle(self._fit_side)
+
+    def _fit_side(self) -> None:
+        """Shows the engine box and the graph when wanted and there is room:
+        in a small window they give way, the move list keeps its minimum.
+        Runs after the mode's regions got their sizes."""
+        self._fit_job = None
+        if not self._alive() or not self.side.winfo_exists():
+            return
+        engine = self._engine_wanted
+        room = self.side.winfo_height() - MIN_MOVES_HEIGHT - 12
+        for w in (self.status_box, self.clock_frame, self.substatus.master, self.buttons["undo"].master,
+                  self.comp_frame, self.live_button.master):
+            if w.winfo_manager():
+                room -= w.winfo_reqheight() + 10
+        show_engine = engine and room >= self.engine_frame.winfo_reqheight()
+        room -= self.engine_frame.winfo_reqheight() if show_engine else 0
+        show_graph = engine and room >= self.graph.winfo_reqheight() + 4
+        for w, shown in ((self.graph, show_graph), (self.engine_frame, show_engine)):
+            if shown and not w.winfo_manager():
                 w.grid()
-            elif not engine and w.winfo_manager():
+            elif not shown and w.winfo_manager():
                 w.grid_remove()
 
     def refresh_clocks(self) -> None:
