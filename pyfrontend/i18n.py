@@ -119,6 +119,7 @@ TEXT: Dict[str, Tuple[str, str]] = {
     "thinking": ("{side}（电脑）思考中…", "{side} (computer) is thinking…"),
     "check": ("将军", "Check"),
     "paused": ("已暂停", "Paused"),
+    "paused_suffix": ("（已暂停）", " (paused)"),
     "reviewing": ("复盘：第 {ply} 步", "Review: ply {ply}"),
     "review_start": ("复盘：开局", "Review: start"),
     "you": ("你", "you"),

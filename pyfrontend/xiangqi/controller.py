@@ -540,6 +540,8 @@ class GameController(PollingController):
                                else dict(self._clock_log[-1]))
 
     def _after_jump(self) -> None:
+        n = len(self.board.move_stack)
+        self.evals = {p: v for p, v in self.evals.items() if p <= n}     # a new line from here
         if self.time_control is not None:
             self.clocks = dict(self._clock_log[-1])
         self.outcome = self._rules_outcome()

@@ -283,7 +283,7 @@ class XiangqiScreen:
 
     def _build_graph(self, side: tk.Frame, row: int) -> None:
         """The score graph: the evaluation (Red's view) after every ply."""
-        self.graph = tk.Canvas(side, height=64, bg="#fffaf0", highlightthickness=1,
+        self.graph = tk.Canvas(side, height=48, bg="#fffaf0", highlightthickness=1,
                                highlightbackground="#d8c3a0", cursor="hand2")
         self.graph.grid(row=row, column=0, sticky="ew", padx=8, pady=(0, 4))
         self.graph.bind("<Configure>", lambda e: self.draw_graph())
@@ -492,7 +492,7 @@ class XiangqiScreen:
             if c.board.is_check():
                 text += " · " + t("check")
         if c.mode == CVC and c.paused and c.outcome is None:
-            text += f"（{t('paused')}）"
+            text += t("paused_suffix")
         self.status.configure(text=text, bg=bg)
         self.status_box.configure(bg=bg)
         self.substatus.set(self._mode_line())
