@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 from cxiangqi import BLACK, RED, Board
 
 from .. import dialogs
+from ..i18n import error_detail
 from ..settings import LEVEL_NAMES
 from ..widgets import ACCENT, BG, INK, MUTED, PANEL, FixedLines, chars_for
 from . import files
@@ -1114,6 +1115,11 @@ class XiangqiScreen:
                 self.app.dialog = previous if previous is not d else None
                 for c in self.app.screens.values():
                     c.controller.release()
+                try:
+                    if isinstance(previous, tk.Toplevel) and previous.winfo_exists():
+                        previous.grab_set()         # back to the dialog this one came from
+                except tk.TclError:
+                    pass
 
         d.bind("<Destroy>", released, add="+")
         try:
@@ -1173,7 +1179,7 @@ class XiangqiScreen:
         self.app.button(buttons, "cancel", d.destroy).pack(side="left", padx=3)
         self.external_dialog = d
         self._external_vars = {"command": cmd, "protocol": proto, "result": result}
-        dialogs.place(d, self.root)
+        self._modal_window(d)
 
     def test_external_engine(self, command: str, protocol: str = "auto",
                              label: Optional[tk.Label] = None,
@@ -1186,7 +1192,7 @@ class XiangqiScreen:
             try:
                 box["ok"] = probe_external_engine(command, protocol)
             except Exception as exc:      # EngineError, OSError, ValueError, ...
-                box["err"] = self.app.error_message(exc).replace("\n", " — ")
+                box["err"] = error_detail(exc)
 
         thread = threading.Thread(target=work, daemon=True, name="cxiangqi-probe")
         thread.start()
