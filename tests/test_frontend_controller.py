@@ -714,7 +714,8 @@ def test_analysis_mode_thinks_on_the_shown_position_and_restarts_on_every_change
     assert engine.boards == [Board().fen()] and c.evals[0] == 30
     assert not c.busy and not c.is_computer(BLACK)          # nobody's computer moves now
     run(c, ["h2e2"])                                        # black's move is the human's too
-    assert wait_for(c, lambda: len(engine.boards) == 2 and c.report is not None)
+    assert c.report is None                                 # the old line is gone at once
+    assert wait_for(c, lambda: len(engine.boards) == 2 and 1 in c.evals)
     assert engine.stops >= 1 and c.evals[1] == -30          # Black's view -> Red's
     run(c, ["h9g7"])
     assert wait_for(c, lambda: len(engine.boards) == 3)

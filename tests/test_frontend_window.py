@@ -646,8 +646,33 @@ def panel_geometry(x):
     return [(w.winfo_rootx(), w.winfo_rooty(), w.winfo_width(), w.winfo_height()) for w in widgets]
 
 
+class FirstMoveEngine:
+    """Plays the first legal move in ICCS order at once, with a report: a
+    computer opponent whose games are the same on every run."""
+
+    def search(self, board, limit=None, *, on_info=None, level=None, clear_stop=True):
+        from cxiangqi.engine import SearchInfo, SearchResult
+        move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
+        if on_info is not None:
+            on_info(SearchInfo(2, 2, 12, None, 300, 30000, 0.01, [move], 1))
+        return SearchResult(move, 12, None, 2, 2, [move], 300, 0.01)
+
+    def analyse(self, board, limit=None, multipv=1, **kw):
+        return [self.search(board, limit, **kw)]
+
+    def stop(self):
+        pass
+
+    def clear_stop(self):
+        pass
+
+    def new_game(self):
+        pass
+
+
 def test_the_side_panel_never_jumps_and_shows_the_newest_move(app, tmp_path):
     x, c = app.xiangqi, app.controller
+    c._engine_factory = FirstMoveEngine
     app.start_game("hvc", RED, {BLACK: "1"})
     pump(app.root, 0.4)
     before = panel_geometry(x)

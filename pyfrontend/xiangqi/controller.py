@@ -723,6 +723,9 @@ class GameController(PollingController):
         if not self.analysing:
             return
         self._cancel()
+        if self.report is not None:         # the old line belongs to another position
+            self.report = None
+            self._emit("info", report=None)
         board = self.shown_board()
         if board.outcome(claim_draw=True) is not None:
             return
