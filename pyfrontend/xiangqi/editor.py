@@ -146,7 +146,10 @@ class PositionEditor(tk.Toplevel):
         family = app.family
         WrapLabel(self, app.t("ed_help"), 640, bg=PANEL, fg=INK, font=(family, 11)).grid(
             row=0, column=0, columnspan=2, sticky="w")
-        self.canvas = EditorCanvas(self, self, width=680, height=600, bg=BG)
+        # as large as the main window allows (the board scales with the canvas)
+        w = max(460, min(680, app.root.winfo_width() - 40))
+        h = max(420, min(600, app.root.winfo_height() - 170))
+        self.canvas = EditorCanvas(self, self, width=w, height=h, bg=BG)
         self.canvas.traditional = screen.settings.traditional
         self.canvas.grid(row=1, column=0, columnspan=2, pady=6)
         side = tk.Frame(self, bg=PANEL)
