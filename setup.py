@@ -32,7 +32,8 @@ else:
     compile_args = ["-O3"]
     link_args = []
 
-MODULES = ["_tables", "_eval", "_position", "_movegen", "_core", "_search", "_gomoku"]
+MODULES = ["_tables", "_position", "_movegen", "_eval", "_see", "_rules", "_core", "_search",
+           "_gomoku"]
 
 extensions = [
     Extension(

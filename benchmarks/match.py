@@ -31,15 +31,33 @@ after ~6% of its clock, so at --movetime 0.1 it averaged 25 ms a move.  The
 average time each engine actually used is printed; a game clock (--tc) gives
 both engines the same budget to manage (at --tc 10+0.1: 0.26 s vs 0.18 s).
 
+Testing a change (new build against the previous one) is one command::
+
+    python benchmarks/match.py --engine1 new/engine.sh --engine2 old/engine.sh \
+        --openings ../shared/data/openings.jsonl --tc 4+0.04 --concurrency 2 \
+        --sprt 0,10 --games 2000
+
+Games come in pairs (one opening, colours swapped), ``--concurrency N``
+plays N games at once (one engine process pair per game: use one per core),
+and ``--sprt ELO0,ELO1`` runs a sequential probability ratio test
+(alpha = beta = 0.05) on the pentanomial statistics of the game pairs,
+stopping as soon as the log-likelihood ratio crosses a bound (H1 accepted:
+engine 1 is at least ELO1 stronger; H0: at most ELO0).  The summary gives
+the Elo difference with its 95% error bar, from the pairs when there are
+some (pairs remove the opening's bias from the error).
+
 From Python, ``play_match(...)`` plays a match and returns a MatchResult.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import shutil
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -67,7 +85,70 @@ OPENINGS: List[Tuple[str, str]] = [
     ("Cross-palace cannon (过宫炮)", "h2d2 h9g7"),
 ]
 
+#: the shared opening set: 220 balanced six-ply lines from real games
+SHARED_OPENINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                               os.pardir, "shared", "data", "openings.jsonl")
+
+
+def load_openings(path: str) -> List[Tuple[str, str]]:
+    """Opening lines from a JSONL file of ``{"moves": [ICCS, ...]}`` (as
+    ../shared/data/openings.jsonl) or a text file of one line of ICCS moves
+    per row; each is checked to be legal."""
+    out: List[Tuple[str, str]] = []
+    with open(path, encoding="utf-8") as f:
+        for number, row in enumerate(f, 1):
+            row = row.strip()
+            if not row or row.startswith("#"):
+                continue
+            if row.startswith("{"):
+                try:
+                    moves = json.loads(row)["moves"]
+                except (ValueError, KeyError, TypeError) as e:
+                    raise ValueError(f"{path}:{number}: not an opening record: {e}") from None
+            else:
+                moves = row.split()
+            board = Board()
+            try:
+                for m in moves:
+                    board.push_iccs(m)
+            except ValueError as e:
+                raise ValueError(f"{path}:{number}: {e}") from None
+            out.append((f"{os.path.basename(path)}#{number}", " ".join(moves)))
+    if not out:
+        raise ValueError(f"{path}: no opening lines")
+    return out
+
+
 DEFAULT_MAX_PLIES = 300
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """Ending clear games early, as cutechess-cli does, to make engine
+    tests faster (never used unless asked for): a win when the engines'
+    scores (Red's view) have all been beyond +-resign_score for the last
+    resign_moves moves of each side; a draw when, after draw_after plies,
+    they have all been within +-draw_score for draw_moves moves of each side."""
+
+    resign_score: Optional[int] = None
+    resign_moves: int = 4
+    draw_after: Optional[int] = None
+    draw_score: int = 10
+    draw_moves: int = 8
+
+    def verdict(self, red_scores: Sequence[Optional[int]], plies: int) -> Optional[Tuple[Optional[bool], str]]:
+        if self.resign_score is not None and len(red_scores) >= 2 * self.resign_moves:
+            last = red_scores[-2 * self.resign_moves:]
+            if all(s is not None and s > self.resign_score for s in last):
+                return RED, "adjudicated win"
+            if all(s is not None and s < -self.resign_score for s in last):
+                return BLACK, "adjudicated win"
+        if self.draw_after is not None and plies >= self.draw_after \
+                and len(red_scores) >= 2 * self.draw_moves:
+            last = red_scores[-2 * self.draw_moves:]
+            if all(s is not None and abs(s) <= self.draw_score for s in last):
+                return None, "adjudicated draw"
+        return None
 #: a clock may run this far below zero before the engine loses on time
 TIME_MARGIN = 0.05
 
@@ -96,6 +177,72 @@ def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
     if math.isinf(lo) or math.isinf(hi):
         return _elo(p), math.inf
     return _elo(p), (hi - lo) / 2.0
+
+
+def _expected_score(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def pentanomial_elo(penta: Sequence[int]) -> Tuple[float, float]:
+    """Elo difference and its 95% half-width from game-pair counts
+    ``penta[k]`` = number of pairs in which engine 1 scored k/2 points
+    (k = 0..4 half-points over the two games).  Pairs share an opening, so
+    their variance is the honest one: the opening's bias cancels out."""
+    n = sum(penta)
+    if n == 0:
+        return 0.0, math.inf
+    xs = [k / 4.0 for k in range(5)]
+    mean = sum(x * c for x, c in zip(xs, penta)) / n
+    var = sum(c * (x - mean) ** 2 for x, c in zip(xs, penta)) / n
+    se = math.sqrt(var / n)
+    lo, hi = _elo(mean - 1.96 * se), _elo(mean + 1.96 * se)
+    if math.isinf(lo) or math.isinf(hi):
+        return _elo(mean), math.inf
+    return _elo(mean), (hi - lo) / 2.0
+
+
+@dataclass
+class Sprt:
+    """Sequential probability ratio test of H0: elo <= elo0 against
+    H1: elo >= elo1 (logistic Elo), on game pairs (pentanomial), with the
+    normal approximation of the generalized SPRT (as fishtest does):
+    LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v), m and v the mean and
+    variance of the pair scores, s0 and s1 the scores expected under H0
+    and H1.  Stops when LLR leaves [log(beta/(1-alpha)), log((1-beta)/alpha)]."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def bounds(self) -> Tuple[float, float]:
+        return (math.log(self.beta / (1.0 - self.alpha)), math.log((1.0 - self.beta) / self.alpha))
+
+    def llr(self, penta: Sequence[int]) -> float:
+        n = sum(penta)
+        if n == 0:
+            return 0.0
+        xs = [k / 4.0 for k in range(5)]
+        mean = sum(x * c for x, c in zip(xs, penta)) / n
+        # the variance with two pseudo-pairs spread over all outcomes added:
+        # a handful of identical results (variance 0) cannot decide the
+        # test, and over hundreds of pairs the prior does not matter
+        prior = [0.25, 0.5, 0.5, 0.5, 0.25]
+        var = (sum(c * (x - mean) ** 2 for x, c in zip(xs, penta))
+               + sum(c * (x - mean) ** 2 for x, c in zip(xs, prior))) / (n + 2.0)
+        s0, s1 = _expected_score(self.elo0), _expected_score(self.elo1)
+        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+    def verdict(self, penta: Sequence[int]) -> Optional[str]:
+        """"H1" (accept the change), "H0" (reject it) or None (go on)."""
+        llr = self.llr(penta)
+        lo, hi = self.bounds
+        if llr >= hi:
+            return "H1"
+        if llr <= lo:
+            return "H0"
+        return None
 
 
 def format_elo(diff: float, error: float) -> str:
@@ -243,6 +390,9 @@ class MatchResult:
     games: List[GameRecord] = field(default_factory=list)
     average_time1: float = 0.0
     average_time2: float = 0.0
+    #: SPRT outcome when one was run: "H1", "H0" or None (no decision)
+    sprt: Optional["Sprt"] = None
+    verdict: Optional[str] = None
 
     @property
     def wins(self) -> int:
@@ -261,16 +411,40 @@ class MatchResult:
         return sum(g.score1 for g in self.games)
 
     @property
+    def pentanomial(self) -> List[int]:
+        """Counts of complete game pairs (games 2k and 2k+1, one opening)
+        by engine 1's half-points in the pair, 0..4."""
+        by_number = {g.number: g for g in self.games}
+        penta = [0] * 5
+        for g in self.games:
+            if g.number % 2 == 1 and g.number + 1 in by_number:
+                half = round(2 * (g.score1 + by_number[g.number + 1].score1))
+                penta[half] += 1
+        return penta
+
+    @property
     def elo(self) -> Tuple[float, float]:
+        penta = self.pentanomial
+        if sum(penta) >= 2:
+            return pentanomial_elo(penta)
         return elo_difference(self.wins, self.draws, self.losses)
 
     def summary(self) -> str:
         n = len(self.games)
         pct = 100.0 * self.score / n if n else 0.0
         diff, err = self.elo
-        return (f"{self.name1} vs {self.name2}: +{self.wins} ={self.draws} -{self.losses} "
+        text = (f"{self.name1} vs {self.name2}: +{self.wins} ={self.draws} -{self.losses} "
                 f"({self.score:g}/{n}, {pct:.1f}%), Elo difference {format_elo(diff, err)}; "
                 f"average time per move {self.average_time1:.3f} s vs {self.average_time2:.3f} s")
+        penta = self.pentanomial
+        if sum(penta):
+            text += f"; pairs (0-2 points in half-points) {penta}"
+        if self.sprt is not None:
+            lo, hi = self.sprt.bounds
+            text += (f"; SPRT elo0={self.sprt.elo0:g} elo1={self.sprt.elo1:g}: "
+                     f"LLR {self.sprt.llr(penta):.2f} [{lo:.2f}, {hi:.2f}] "
+                     f"{self.verdict or 'no decision'}")
+        return text
 
 
 def _result(winner: Optional[bool]) -> str:
@@ -279,7 +453,8 @@ def _result(winner: Optional[bool]) -> str:
 
 def play_game(red: Player, black: Player, opening: Sequence[str] = (), *, number: int = 1,
               engine1_red: bool = True, opening_name: str = "",
-              max_plies: int = DEFAULT_MAX_PLIES, start_fen: Optional[str] = None) -> GameRecord:
+              max_plies: int = DEFAULT_MAX_PLIES, start_fen: Optional[str] = None,
+              adjudication: Optional[Adjudication] = None) -> GameRecord:
     """Plays one game from the start position (or `start_fen`) after the
     opening moves, and referees it.  `red` moves first from the start
     position; from a FEN, the player of the side to move does."""
@@ -287,6 +462,7 @@ def play_game(red: Player, black: Player, opening: Sequence[str] = (), *, number
     for text in opening:
         board.push_iccs(text)
     seen = Counter([board.zobrist_hash()])
+    red_scores: List[Optional[int]] = []
     clocks = {RED: red.clock.base if red.clock else None,
               BLACK: black.clock.base if black.clock else None}
     players = {RED: red, BLACK: black}
@@ -356,6 +532,12 @@ def play_game(red: Player, black: Player, opening: Sequence[str] = (), *, number
             clocks[side] += player.clock.inc  # type: ignore[union-attr]
         board.push(result.move)
         seen[board.zobrist_hash()] += 1
+        if adjudication is not None:
+            score = result.score
+            red_scores.append(None if score is None else (score if side == RED else -score))
+            verdict = adjudication.verdict(red_scores, len(board.move_stack))
+            if verdict is not None:
+                return finish(*verdict)
 
 
 def _record(number: int, red: Player, black: Player, engine1_red: bool, opening: str,
@@ -373,34 +555,95 @@ def play_match(engine1: Any, engine2: Any, games: int = 2, *,
                options2: Optional[Dict[str, Any]] = None,
                openings: Optional[Sequence[Tuple[str, str]]] = None,
                max_plies: int = DEFAULT_MAX_PLIES,
-               on_game: Optional[Callable[[GameRecord, "MatchResult"], None]] = None
-               ) -> MatchResult:
+               on_game: Optional[Callable[[GameRecord, "MatchResult"], None]] = None,
+               concurrency: int = 1, sprt: Optional[Sprt] = None,
+               adjudication: Optional[Adjudication] = None) -> MatchResult:
     """Plays `games` games between two engines (commands, ``builtin[:LEVEL]``
     or engine objects with ``play(board, limit)``), alternating colours:
-    game 2k and 2k+1 use opening k (cycling), engine 1 Red in the first.
-    Per-engine limits/clocks override the shared ones.  Engines started
-    here are closed at the end."""
+    game 2k+1 and 2k+2 (numbered from 1) use opening k (cycling), engine 1
+    Red in the first.  Per-engine limits/clocks override the shared ones.
+    With ``concurrency`` > 1, that many game pairs run at once, each worker
+    with its own engine processes (engine objects given by the caller cannot
+    be shared: they need concurrency 1).  With an ``sprt``, no new pair
+    starts once the test has decided.  Engines started here are closed at
+    the end."""
+    if concurrency < 1:
+        raise ValueError("concurrency must be >= 1")
+    if concurrency > 1 and not all(isinstance(e, (str, list, tuple)) for e in (engine1, engine2)):
+        raise ValueError("concurrent games need engine commands, not engine objects")
     openings = list(OPENINGS if openings is None else openings) or [("start position", "")]
-    p1 = Player(engine1, proto1, limit=limit1 or (None if clock1 else limit),
-                clock=clock1 or (None if limit1 else clock), options=options1, label="engine1")
-    p2 = Player(engine2, proto2, limit=limit2 or (None if clock2 else limit),
-                clock=clock2 or (None if limit2 else clock), options=options2, label="engine2")
-    match = MatchResult(str(engine1), str(engine2))
-    try:
-        for i in range(games):
-            name, line = openings[(i // 2) % len(openings)]
-            engine1_red = i % 2 == 0
-            red, black = (p1, p2) if engine1_red else (p2, p1)
-            record = play_game(red, black, line.split(), number=i + 1, engine1_red=engine1_red,
-                               opening_name=name, max_plies=max_plies)
-            match.name1, match.name2 = p1.name, p2.name
-            match.games.append(record)
-            match.average_time1, match.average_time2 = p1.average_time, p2.average_time
-            if on_game is not None:
-                on_game(record, match)
-    finally:
-        p1.quit()
-        p2.quit()
+    match = MatchResult(str(engine1), str(engine2), sprt=sprt)
+    lock = threading.Lock()
+    next_pair = [0]
+    players: List[Tuple[Player, Player]] = []
+    errors: List[BaseException] = []
+
+    def make_players() -> Tuple[Player, Player]:
+        p1 = Player(engine1, proto1, limit=limit1 or (None if clock1 else limit),
+                    clock=clock1 or (None if limit1 else clock), options=options1,
+                    label="engine1")
+        p2 = Player(engine2, proto2, limit=limit2 or (None if clock2 else limit),
+                    clock=clock2 or (None if limit2 else clock), options=options2,
+                    label="engine2")
+        return p1, p2
+
+    def claim_pair() -> Optional[int]:
+        with lock:
+            if match.verdict is not None or errors or 2 * next_pair[0] >= games:
+                return None
+            k = next_pair[0]
+            next_pair[0] += 1
+            return k
+
+    def worker() -> None:
+        p1, p2 = make_players()
+        with lock:
+            players.append((p1, p2))
+        try:
+            while True:
+                k = claim_pair()
+                if k is None:
+                    return
+                name, line = openings[k % len(openings)]
+                for i in (2 * k, 2 * k + 1):
+                    if i >= games:
+                        break
+                    engine1_red = i % 2 == 0
+                    red, black = (p1, p2) if engine1_red else (p2, p1)
+                    record = play_game(red, black, line.split(), number=i + 1,
+                                       engine1_red=engine1_red, opening_name=name,
+                                       max_plies=max_plies, adjudication=adjudication)
+                    with lock:
+                        match.name1, match.name2 = p1.name, p2.name
+                        match.games.append(record)
+                        match.games.sort(key=lambda g: g.number)
+                        moves1 = sum(a.moves for a, _ in players)
+                        moves2 = sum(b.moves for _, b in players)
+                        match.average_time1 = (sum(a.think_time for a, _ in players) / moves1
+                                               if moves1 else 0.0)
+                        match.average_time2 = (sum(b.think_time for _, b in players) / moves2
+                                               if moves2 else 0.0)
+                        if sprt is not None and match.verdict is None:
+                            match.verdict = sprt.verdict(match.pentanomial)
+                        if on_game is not None:
+                            on_game(record, match)
+        except BaseException as e:  # a bug in the harness: stop the match, report it
+            with lock:
+                errors.append(e)
+        finally:
+            p1.quit()
+            p2.quit()
+
+    if concurrency == 1:
+        worker()
+    else:
+        threads = [threading.Thread(target=worker, daemon=True) for _ in range(concurrency)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    if errors:
+        raise errors[0]
     return match
 
 
@@ -442,7 +685,54 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--tc", help="game clock BASE+INC in seconds (both engines), e.g. 60+0.5")
     ap.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES)
     ap.add_argument("--moves", action="store_true", help="print each game's moves")
+    ap.add_argument("--openings", metavar="FILE",
+                    help="opening lines, JSONL {\"moves\": [...]} or one ICCS line per row "
+                         "(e.g. ../shared/data/openings.jsonl); default: a built-in dozen")
+    ap.add_argument("--opening-offset", type=int, default=0,
+                    help="start at this line of the opening file (then cycle)")
+    ap.add_argument("--concurrency", type=int, default=1,
+                    help="games played at once (one per core)")
+    ap.add_argument("--sprt", metavar="ELO0,ELO1",
+                    help="stop when an SPRT (alpha = beta = 0.05) decides between "
+                         "Elo <= ELO0 and Elo >= ELO1")
+    ap.add_argument("--out", metavar="FILE", help="append every game as a JSON line")
+    ap.add_argument("--resign", metavar="CP,MOVES",
+                    help="adjudicate a win when both engines' scores have been beyond CP "
+                         "for MOVES moves each (for engine tests; off by default)")
+    ap.add_argument("--draw", metavar="PLY,CP,MOVES",
+                    help="adjudicate a draw after PLY plies when the scores have been "
+                         "within CP for MOVES moves each (off by default)")
     args = ap.parse_args(argv)
+    adjudication = None
+    if args.resign or args.draw:
+        try:
+            kw: Dict[str, int] = {}
+            if args.resign:
+                kw["resign_score"], kw["resign_moves"] = (int(x) for x in args.resign.split(","))
+            if args.draw:
+                kw["draw_after"], kw["draw_score"], kw["draw_moves"] = \
+                    (int(x) for x in args.draw.split(","))
+        except ValueError:
+            raise SystemExit("bad --resign/--draw: expected integers CP,MOVES / PLY,CP,MOVES") \
+                from None
+        adjudication = Adjudication(**kw)
+    sprt = None
+    if args.sprt:
+        try:
+            elo0, elo1 = (float(x) for x in args.sprt.split(","))
+        except ValueError:
+            raise SystemExit(f"bad --sprt {args.sprt!r}: expected ELO0,ELO1") from None
+        if elo1 <= elo0:
+            raise SystemExit("--sprt needs ELO0 < ELO1")
+        sprt = Sprt(elo0, elo1)
+    openings = None
+    if args.openings:
+        try:
+            openings = load_openings(args.openings)
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"--openings: {e}") from None
+        k = args.opening_offset % len(openings)
+        openings = openings[k:] + openings[:k]
 
     def per_engine(k: str) -> Tuple[Optional[Limit], Optional[Clock]]:
         lim = _limit(getattr(args, f"movetime{k}"), getattr(args, f"depth{k}"),
@@ -463,12 +753,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"{len(record.moves)} plies; score {match.score:g}/{n}", flush=True)
         if args.moves:
             print("  " + " ".join(record.moves), flush=True)
+        if sprt is not None and n % 10 == 0:
+            print("  " + match.summary(), flush=True)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"number": record.number, "red": record.red,
+                                    "black": record.black, "engine1_red": record.engine1_red,
+                                    "opening": record.opening, "result": record.result,
+                                    "reason": record.reason, "moves": record.moves}) + "\n")
 
     match = play_match(args.engine1, args.engine2, args.games, proto1=args.proto1,
                        proto2=args.proto2, limit=shared_limit, limit1=l1, limit2=l2,
                        clock=shared_clock, clock1=c1, clock2=c2,
                        options1=_options(args.option1), options2=_options(args.option2),
-                       max_plies=args.max_plies, on_game=show)
+                       max_plies=args.max_plies, on_game=show, openings=openings,
+                       concurrency=args.concurrency, sprt=sprt, adjudication=adjudication)
     print(match.summary())
     return 0
 

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
 LEVEL_NAMES = ("easy", "normal", "hard") + tuple(str(n) for n in range(1, 11))
+# levels at which pondering is off unless the player turns it on: a beginner's
+# opponent that answers instantly (and thinks on the player's time) is no help
+EASY_LEVELS = ("easy", "1", "2", "3")
 
 
 def config_dir() -> Path:
@@ -53,13 +56,19 @@ class Settings:
     gomoku_human: str = "black"         # gomoku: the human's colour against the computer
     gomoku_level: str = "normal"        # gomoku: "easy", "normal", "hard"
     external_protocol: str = "auto"     # "auto", "uci", "ucci"
+    ponder: str = "auto"                # think on the player's time: "auto" (off at EASY_LEVELS)
+    book: bool = True                   # the computer plays from the opening book
 
     _CHOICES = {
         "language": ("zh", "en"), "mode": ("hvh", "hvc", "cvc"), "human_color": ("red", "black"),
         "notation": ("chinese", "wxf", "iccs"), "gomoku_mode": ("hvh", "hvc"),
         "gomoku_human": ("black", "white"), "gomoku_level": ("easy", "normal", "hard"),
-        "external_protocol": ("auto", "uci", "ucci"),
+        "external_protocol": ("auto", "uci", "ucci"), "ponder": ("auto", "on", "off"),
     }
+
+    def ponder_at(self, level: str) -> bool:
+        """Does the computer ponder at `level` with these settings?"""
+        return self.ponder == "on" or (self.ponder == "auto" and level not in EASY_LEVELS)
 
     def _valid(self, name: str, value: Any) -> bool:
         default = getattr(Settings, name)

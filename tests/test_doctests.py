@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 MODULES = ["cxiangqi", "cxiangqi.board", "cxiangqi.move", "cxiangqi.piece", "cxiangqi.square",
-           "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn"]
+           "cxiangqi.svg", "cxiangqi.engine", "cxiangqi.fen", "cxiangqi.notation", "cxiangqi.pgn", "cxiangqi.book"]
 
 
 @pytest.mark.parametrize("name", MODULES)

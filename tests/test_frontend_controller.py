@@ -56,7 +56,9 @@ def config_home(tmp_path, monkeypatch):
 
 def make(mode, engine=None, **kw):
     engine = engine or FakeEngine()
-    c = GameController(Settings(), mode=mode, engine_factory=lambda: engine, move_delay=0, **kw)
+    # no opening book: these tests follow what the (fake) engine is asked and answers
+    c = GameController(Settings(book=False), mode=mode, engine_factory=lambda: engine,
+                       move_delay=0, **kw)
     c.cvc_delay = 0
     return c, engine
 
@@ -474,7 +476,8 @@ def test_computer_gets_its_remaining_time_and_flags_while_thinking():
             return super().search(board, limit, **kw)
 
     engine = TimedEngine()
-    c = GameController(Settings(), mode=HVC, engine_factory=lambda: engine, time_fn=clock, move_delay=0)
+    c = GameController(Settings(book=False), mode=HVC, engine_factory=lambda: engine, time_fn=clock,
+                       move_delay=0)
     c.new_game(mode=HVC, human_color=RED, time_control=(300, 3))
     clock.now += 12
     run(c, ["h2e2"])

@@ -719,8 +719,9 @@ def test_illegal_clicks_say_why_and_clicks_while_the_computer_thinks_preselect(d
             pass
 
     root = tk.Tk()
-    a = App(root, Settings(), settings_path=tmp_path / "s.json", autosave_path=tmp_path / "a.pgn",
-            sounds=Recorder(), engine_factory=SlowEngine)
+    # no opening book: the computer must ask the slow engine, not answer from the book
+    a = App(root, Settings(book=False), settings_path=tmp_path / "s.json",
+            autosave_path=tmp_path / "a.pgn", sounds=Recorder(), engine_factory=SlowEngine)
     root.geometry("1040x760+0+0")
     try:
         pump(root, 0.3)

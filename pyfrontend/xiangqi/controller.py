@@ -27,6 +27,16 @@ load or level change that invalidates a running search bumps the counter and
 calls ``engine.stop()``; an answer that carries an older generation is
 dropped.
 
+Opening book (``settings.book``): in a position of the book the computer
+plays a book move, chosen at random by weight, without searching (not with
+an external engine).  Pondering (``settings.ponder``: "auto" = on except at
+the easy levels): against a human, after its move the computer searches the
+position after the reply it expects (its principal variation's second move)
+while the human thinks.  When the human plays that move, the ponder search
+becomes the answer (``ponderhit``: the time already spent counts, so it
+often answers at once); any other move stops it and a normal search starts.
+``ponder_hits``/``ponder_misses`` count both outcomes for the engine panel.
+
 >>> c = GameController(mode=HVH)
 >>> c.play(Move.from_iccs("h2e2"))
 True
@@ -37,6 +47,7 @@ True
 from __future__ import annotations
 
 import queue
+import random
 import threading
 import time
 import warnings
@@ -47,6 +58,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from cxiangqi import BLACK, RED, Board, Color, IllegalMoveError, InvalidFenError, Move, Outcome, Termination
 from cxiangqi import notation as _notation
 from cxiangqi import pgn as _pgn
+from cxiangqi.book import Book
 from cxiangqi.engine import Engine, Limit, SearchInfo, level_named
 
 from ..i18n import tr
@@ -149,9 +161,18 @@ def randomises(level: str) -> bool:
     return level != EXTERNAL and level_named(level).randomness > 0
 
 
+def default_book() -> Optional[Book]:
+    """The shipped opening book; None (with a warning) if it cannot be read."""
+    try:
+        return Book.default()
+    except (OSError, ValueError) as exc:
+        warnings.warn(f"cxiangqi: no opening book: {exc}")
+        return None
+
+
 @dataclass
 class _Task:
-    kind: str            # "move", "hint" or "analyse"
+    kind: str            # "move", "hint", "analyse" or "ponder"
     gen: int
     color: Color
     board: Board         # a copy, with the move stack (repetition history)
@@ -159,6 +180,7 @@ class _Task:
     thread: Optional[threading.Thread] = None
     limit: Optional[Limit] = None        # the clock's limit for a move, None: the level's
     best: Optional[SearchInfo] = None    # the last report of the best line
+    last_info: Optional[SearchInfo] = None   # pondering: shown only once it is a hit
 
 
 @dataclass
@@ -174,6 +196,7 @@ class EngineReport:
     played: Optional[str] = None   # the move the computer played (None: still thinking)
     best: Optional[str] = None     # the best move, when a level chose another on purpose
     analysing: bool = False        # from analysis mode (infinite search)
+    book: bool = False             # the move came from the opening book (pv: that move)
 
     @property
     def weaker(self) -> bool:
@@ -225,7 +248,8 @@ class GameController(PollingController):
     def __init__(self, settings: Optional[Settings] = None, *, mode: Optional[str] = None,
                  engine_factory: Optional[Callable[[], Any]] = None,
                  move_delay: Optional[float] = None,
-                 time_fn: Optional[Callable[[], float]] = None) -> None:
+                 time_fn: Optional[Callable[[], float]] = None,
+                 book_factory: Optional[Callable[[], Optional[Book]]] = None) -> None:
         self.settings = settings or Settings()
         s = self.settings
         self.board = Board()
@@ -250,6 +274,12 @@ class GameController(PollingController):
         self._listeners: List[Listener] = []
         self._engine_factory = engine_factory or (lambda: Engine(hash_mb=32))
         self._engine: Any = None
+        self._book_factory = book_factory or default_book
+        self._book: Any = False                     # False: not loaded yet
+        self.book_rng = random.Random()
+        self._ponder: Optional[_Task] = None        # the ponder search, while the human thinks
+        self.ponder_hits = 0
+        self.ponder_misses = 0
         self._external: Any = None
         self._external_lock = threading.Lock()     # one search at a time per engine process
         self._gen = 0
@@ -434,6 +464,7 @@ class GameController(PollingController):
         self.paused = False
         self.record_name = None
         self.headers = {}
+        self.ponder_hits = self.ponder_misses = 0
 
     def _set_level(self, color: Color, level: str) -> None:
         level = str(level)
@@ -451,7 +482,106 @@ class GameController(PollingController):
         """Changes a computer's level, also in the middle of a game: a search
         already running finishes at its old level, the next one uses the new."""
         self._set_level(color, level)
+        self._cancel_ponder()
         self._emit("status")
+
+    # --- opening book and pondering -----------------------------------------
+
+    def set_book(self, on: bool) -> None:
+        """Opening book on or off (from the next computer move)."""
+        self.settings.book = bool(on)
+        self._emit("status")
+
+    def set_ponder(self, mode: str) -> None:
+        """Pondering "auto" (on except at the easy levels), "on" or "off"."""
+        if mode not in ("auto", "on", "off"):
+            raise ValueError(f"ponder must be auto, on or off, not {mode!r}")
+        self.settings.ponder = mode
+        if not self.ponders():
+            self._cancel_ponder()
+        self._emit("status")
+
+    def ponders(self, color: Optional[Color] = None) -> bool:
+        """Does the computer (playing `color`, default the human's opponent)
+        think on the human's time?  Only against a human, with cxiangqi's
+        own engine."""
+        color = (not self.human_color) if color is None else color
+        level = self.levels[color]
+        return self.mode == HVC and level != EXTERNAL and self.settings.ponder_at(level)
+
+    @property
+    def ponder_move(self) -> Optional[Move]:
+        """The reply the computer expects and is thinking about now, or None."""
+        task = self._ponder
+        return task.board.move_stack[-1] if task is not None else None
+
+    @property
+    def ponder_rate(self) -> Optional[Tuple[int, int]]:
+        """(hits, hits + misses) of this game's pondering; None before the first."""
+        total = self.ponder_hits + self.ponder_misses
+        return (self.ponder_hits, total) if total else None
+
+    def book_moves(self, board: Optional[Board] = None) -> List[Tuple[Move, int]]:
+        """The book's moves for `board` (default the live one) when the book
+        is on; [] otherwise or out of book."""
+        book = self._book_for()
+        return book.moves(board or self.board) if book is not None else []
+
+    def _book_for(self) -> Optional[Book]:
+        if not self.settings.book:
+            return None
+        if self._book is False:
+            self._book = self._book_factory()
+        return self._book
+
+    def _start_ponder(self, color: Color, level: str, expected: Optional[Move]) -> None:
+        """After the computer's move: ponder on the reply it expects."""
+        self._cancel_ponder()
+        if (expected is None or self.outcome is not None or not self.ponders(color)
+                or self.review_ply is not None or not self.board.is_legal(expected)):
+            return
+        engine = self._engine_for()
+        board = self.board.copy()
+        board.push(expected)
+        if board.outcome(claim_draw=True) is not None or self.book_moves(board):
+            return                  # the game ends there, or the book answers it
+        self._gen += 1
+        task = _Task("ponder", self._gen, color, board, level)
+        if self.time_control is not None:
+            task.limit = Limit(time=max(0.05, self.remaining(color) or 0.0),
+                               inc=self.time_control[1])
+        engine.clear_stop()
+        task.thread = threading.Thread(target=self._run, args=(task,), daemon=True,
+                                       name="cxiangqi-ponder")
+        self._ponder = task
+        task.thread.start()
+
+    def _cancel_ponder(self) -> None:
+        """Stops pondering (neither a hit nor a miss: the game changed)."""
+        task, self._ponder = self._ponder, None
+        if task is not None and self._engine is not None:
+            self._engine.stop()
+
+    def _take_ponder(self, color: Color, level: str) -> bool:
+        """At the computer's turn: True when the ponder search was on this
+        very position (a hit), which then becomes the running search."""
+        task, self._ponder = self._ponder, None
+        if task is None:
+            return False
+        if (task.color == color and task.level == level
+                and task.board.move_stack == self.board.move_stack
+                and task.board.fen() == self.board.fen()):
+            self.ponder_hits += 1
+            self._engine.ponderhit()
+            task.kind = "move"
+            self._task = task
+            if task.last_info is not None:
+                self._on_info(task, task.last_info)
+            self._emit("thinking", color=color)
+            return True
+        self.ponder_misses += 1
+        self._engine.stop()
+        return False
 
     # --- moves -------------------------------------------------------------
 
@@ -698,6 +828,7 @@ class GameController(PollingController):
         level = self.levels[not self.board.turn] if self.mode == HVC else self.settings.level
         if level == EXTERNAL or level_named(level).name in ("1", "2", "3", "4", "easy"):
             level = "5"
+        self._cancel_ponder()           # one search at a time: the hint goes first
         self._start(self.board.turn, "hint", level)
         return True
 
@@ -755,8 +886,10 @@ class GameController(PollingController):
     def _start(self, color: Color, kind: str, level: Optional[str] = None,
                board: Optional[Board] = None) -> None:
         self._due = None
-        self._gen += 1
         level = level or self.levels[color]
+        if kind == "move" and self._take_ponder(color, level):
+            return
+        self._gen += 1
         task = _Task(kind, self._gen, color, (board or self.board).copy(), level)
         if kind == "move" and self.time_control is not None:
             left = max(0.05, self.remaining(color) or 0.0)
@@ -786,16 +919,30 @@ class GameController(PollingController):
                 def on_info(info: SearchInfo) -> None:
                     self._queue.put(("info", task.gen, info))
 
+                book_move = self._book_move(task)
+                if book_move is not None:
+                    self._queue.put(("book", task.gen, book_move))
+                    return
                 if task.kind in ("hint", "analyse"):
                     limit = task.limit if task.kind == "analyse" else Limit(movetime=1.0)
                     result = engine.analyse(task.board, limit, 1, on_info=on_info,
                                             level=task.level, clear_stop=False)[0]
+                elif task.kind == "ponder":
+                    result = engine.search(task.board, task.limit, on_info=on_info,
+                                           level=task.level, clear_stop=False, ponder=True)
                 else:
                     result = engine.search(task.board, task.limit, on_info=on_info,
                                            level=task.level, clear_stop=False)
             self._queue.put(("done", task.gen, result))
         except Exception as exc:            # reported in the UI, never kills the app
             self._queue.put(("error", task.gen, exc))
+
+    def _book_move(self, task: _Task) -> Optional[Move]:
+        """Worker thread: a weighted random book move for a computer move."""
+        if task.kind != "move":
+            return None
+        book = self._book_for()
+        return book.choice(task.board, self.book_rng) if book is not None else None
 
     def set_external_engine(self, command: str, protocol: str = "auto") -> None:
         """The external engine's command line and protocol (auto/uci/ucci);
@@ -834,6 +981,7 @@ class GameController(PollingController):
     def _cancel(self) -> None:
         """Stops a running search; its answer will be dropped."""
         self._due = None
+        self._cancel_ponder()
         if self._task is not None:
             kind = self._task.kind
             self._gen += 1
@@ -856,6 +1004,13 @@ class GameController(PollingController):
                 break
             kind, gen = item[0], item[1]
             task = self._task
+            ponder = self._ponder
+            if ponder is not None and gen == ponder.gen:
+                if kind == "info" and getattr(item[2], "multipv", 1) == 1:
+                    ponder.last_info = item[2]      # shown if the ponder search becomes the answer
+                elif kind == "error":
+                    self._ponder = None
+                continue
             if task is None or gen != task.gen:
                 continue                    # a stale answer
             if kind == "info":
@@ -871,6 +1026,9 @@ class GameController(PollingController):
             elif kind == "done":
                 self._task = None
                 self._on_done(task, item[2])
+            elif kind == "book":
+                self._task = None
+                self._on_book(task, item[2])
         if self._check_flag():
             return
         if self._due is not None and self._task is None and time.monotonic() >= self._due:
@@ -891,6 +1049,17 @@ class GameController(PollingController):
             self.evals[len(task.board.move_stack)] = _graph_score(report.score, report.mate)
             self._emit("info", report=report)
         if move is not None and self.board.turn == task.color and self.board.is_legal(move):
+            self._apply(move, by_computer=True)
+            self._start_ponder(task.color, task.level, getattr(result, "ponder", None))
+
+    def _on_book(self, task: _Task, move: Move) -> None:
+        """A computer move from the opening book: the panel names it (no
+        score, so nothing for the graph) and no pondering follows (no line)."""
+        self._emit("thinking", color=None)
+        text = self.line_text(task.board, [move])
+        self.report = EngineReport(pv=text, played=text[0], book=True)
+        self._emit("info", report=self.report)
+        if self.board.turn == task.color and self.board.is_legal(move):
             self._apply(move, by_computer=True)
 
     def _final_report(self, task: _Task, result: Any) -> Optional[EngineReport]:
@@ -943,10 +1112,11 @@ class GameController(PollingController):
 
     def shutdown(self) -> None:
         """Stops any search and closes an external engine."""
-        task = self._task
+        tasks = [self._task, self._ponder]
         self._cancel()
-        if task is not None and task.thread is not None:
-            task.thread.join(timeout=2.0)
+        for task in tasks:
+            if task is not None and task.thread is not None:
+                task.thread.join(timeout=2.0)
         self._close_external()
 
     # --- records -----------------------------------------------------------

@@ -291,7 +291,8 @@ class XiangqiScreen:
         self.graph.bind("<ButtonRelease-1>", self._on_graph_click)
 
     def _build_engine(self, side: tk.Frame, row: int) -> None:
-        """Score, depth and nodes, the line, and what the computer played."""
+        """Score, depth and nodes, the ponder hit rate, the line, and what
+        the computer played."""
         f = tk.LabelFrame(side, text=self.t("engine_panel"), bg=PANEL, fg=ACCENT,
                           font=(self.family, 11, "bold"), bd=1, relief="groove")
         f.grid(row=row, column=0, sticky="ew", padx=8, pady=(0, 8))
@@ -299,19 +300,19 @@ class XiangqiScreen:
         self.engine_frame = f
         self.engine_labels: Dict[str, Any] = {}
         font = (self.family, 10)
-        for i, key in enumerate(("score", "depth", "nodes")):
+        for i, key in enumerate(("score", "depth", "nodes", "ponder")):
             tk.Label(f, text=self.t(key), bg=PANEL, fg=INK, font=font).grid(
                 row=i, column=0, sticky="w", padx=4)
             lab = tk.Label(f, text="–", bg=PANEL, fg=INK, font=font, anchor="w")
             lab.grid(row=i, column=1, sticky="ew", padx=4)
             self.engine_labels[key] = lab
-        tk.Label(f, text=self.t("pv"), bg=PANEL, fg=INK, font=font).grid(row=3, column=0, sticky="nw",
+        tk.Label(f, text=self.t("pv"), bg=PANEL, fg=INK, font=font).grid(row=4, column=0, sticky="nw",
                                                                         padx=4)
         w = SIDE_WIDTH - 110
         self.engine_labels["pv"] = FixedLines(f, 2, font, w, fg=INK)
-        self.engine_labels["pv"].grid(row=3, column=1, sticky="ew", padx=4)
+        self.engine_labels["pv"].grid(row=4, column=1, sticky="ew", padx=4)
         self.engine_labels["played"] = FixedLines(f, 2, (self.family, 10), SIDE_WIDTH - 30, fg=MUTED)
-        self.engine_labels["played"].grid(row=4, column=0, columnspan=2, sticky="ew", padx=4)
+        self.engine_labels["played"].grid(row=5, column=0, columnspan=2, sticky="ew", padx=4)
 
     # --- building: the menu bar ------------------------------------------------------
 
@@ -361,6 +362,16 @@ class XiangqiScreen:
                              command=lambda: self.set_analysis(self.analysis_var.get()))
         comp.add_command(label=t("pause") + " / " + t("resume_play"), command=self.toggle_pause)
         comp.add_command(label=t("step"), command=self.step)
+        comp.add_separator()
+        pmenu = tk.Menu(comp, tearoff=False)
+        self.ponder_var = tk.StringVar(value=self.settings.ponder)
+        for mode in ("auto", "on", "off"):
+            pmenu.add_radiobutton(label=t("ponder_" + mode), value=mode, variable=self.ponder_var,
+                                  command=lambda m=mode: self.set_ponder(m))
+        comp.add_cascade(label=t("ponder"), menu=pmenu)
+        self.book_var = tk.BooleanVar(value=self.settings.book)
+        comp.add_checkbutton(label=t("book"), variable=self.book_var,
+                             command=lambda: self.set_book(self.book_var.get()))
         comp.add_separator()
         comp.add_command(label=t("ext_menu"), command=self.external_dialog_open)
         menu.add_cascade(label=t("menu_computer"), menu=comp)
@@ -497,6 +508,7 @@ class XiangqiScreen:
         self.status.configure(text=text, bg=bg)
         self.status_box.configure(bg=bg)
         self.substatus.set(self._mode_line())
+        self._show_ponder_rate()
         self._layout_for_mode()
         names = self._level_names()
         for color in (RED, BLACK):
@@ -683,11 +695,19 @@ class XiangqiScreen:
         if not self._alive():
             return
         labels = self.engine_labels
+        self._show_ponder_rate()
         if report is None:
             for key in ("score", "depth", "nodes"):
                 labels[key].configure(text="–")
             labels["pv"].set("–")
             labels["played"].set("")
+            return
+        if report.book:
+            labels["score"].configure(text=self.t("book_move"))
+            for key in ("depth", "nodes"):
+                labels[key].configure(text="–")
+            labels["pv"].set(" ".join(report.pv) or "–", words=True)
+            labels["played"].set(f"{self.t('played')} {report.played}" if report.played else "")
             return
         if report.mate is not None:
             score = self.t("mate_in" if report.mate > 0 else "mated_in", n=abs(report.mate))
@@ -707,6 +727,20 @@ class XiangqiScreen:
             if report.best is not None:
                 played += " · " + self.t("chosen_weaker", best=report.best)
         labels["played"].set(played)
+
+    def _show_ponder_rate(self) -> None:
+        """The engine box's ponder row: off, or this game's hit rate."""
+        c = self.controller
+        if not c.ponders():
+            text = self.t("ponder_off")
+        elif c.ponder_rate is None:
+            text = "–"
+        else:
+            hits, total = c.ponder_rate
+            text = self.t("ponder_rate", hits=hits, total=total, pct=round(100 * hits / total))
+        label = self.engine_labels["ponder"]
+        if label.cget("text") != text:
+            label.configure(text=text)
 
     def draw_graph(self) -> None:
         """The evaluation after every ply, Red above the middle line."""
@@ -909,6 +943,19 @@ class XiangqiScreen:
     def set_analysis(self, on: bool) -> None:
         self.controller.set_analysis(on)
         self.refresh()
+
+    def set_ponder(self, mode: str) -> None:
+        """后台思考: "auto" (off at the easy levels), "on" or "off", remembered."""
+        self.controller.set_ponder(mode)
+        self.ponder_var.set(mode)
+        self._show_ponder_rate()
+        self.app.save_settings()
+
+    def set_book(self, on: bool) -> None:
+        """使用开局库: the computer opens from the book, remembered."""
+        self.controller.set_book(on)
+        self.book_var.set(bool(on))
+        self.app.save_settings()
 
     def set_notation(self, notation: str) -> None:
         self.settings.notation = notation

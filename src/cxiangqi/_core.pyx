@@ -15,10 +15,13 @@ from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
 from cxiangqi._position cimport (Position as CPosition, Undo, make_move,
                                  unmake_move, pos_clear, pos_compute_key,
                                  pos_add_piece, pos_remove_piece, pos_check)
-from cxiangqi._rules cimport count_repetitions, perpetual_mask
+from cxiangqi._rules cimport count_repetitions, perpetual_mask, chase_targets, chase_mask
 from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
                                 is_legal_pseudo, is_pseudo_legal, attackers_of,
                                 checkers_of, gives_check, perft, square_attacked)
+
+# the evaluation fills the piece-square tables every position sums up
+from cxiangqi import _eval as _eval_tables  # noqa: F401
 
 COMPILED = True
 # True in a build made with CXIANGQI_DEBUG=1 (sanitizers and invariant checks)
@@ -305,6 +308,29 @@ cdef class Position:
         if first < 0 or first > idx:
             raise ValueError("first out of range")
         return perpetual_mask(<const u8 *> <const char *> flags, first, idx)
+
+    def chased(self, int from90, int to90):
+        """Squares (after the move) of the enemy pieces that the legal move
+        from90 -> to90 chases, by the referee's rule (cxiangqi.rules)."""
+        cdef int mv = move_of(_sq(from90), _sq(to90))
+        if not (is_pseudo_legal(&self.pos, mv) and is_legal_pseudo(&self.pos, mv)):
+            raise ValueError("chased() needs a legal move")
+        cdef unsigned int mask = chase_targets(&self.pos, mv)
+        cdef list out = []
+        cdef int bit, pc
+        for bit in range(32):
+            if mask & (1u << bit):
+                pc = bit + 16
+                out.append(SQ_TO_SQ90[self.pos.pieces[pc]])
+        return out
+
+    def chase_mask(self, int plies):
+        """Over the last `plies` moves of the stack: bit 1 when the side that
+        made the last move chased one same piece with every one of its
+        moves, bit 2 when the other side did."""
+        if plies < 2 or plies > self.n_undo:
+            raise ValueError(f"plies must be 2..{self.n_undo}, got {plies}")
+        return chase_mask(&self.pos, self.undo, self.n_undo - plies, self.n_undo)
 
     # --- attacks and checks -------------------------------------------------
 

@@ -1,123 +1,287 @@
-# Evaluation: every number the engine's judgement rests on is in this file.
+# The evaluation (declared in _eval.pxd).
 #
-# The tables are written as Red sees the board: the first row is rank 9
-# (Black's back rank), the last row rank 0 (Red's).  Black's tables are the
-# same tables mirrored top to bottom.  Values are centipawns.
+# Terms, each a feature count times a tuned (opening, endgame) weight:
+#   material and piece-square tables   kept incrementally in Position.vl
+#   rook, horse and cannon mobility    empty points reached; a horse by its number of free jumps,
+#                                      so blocked legs and trapped horses cost
+#   threats on the king's lines        enemy cannon facing the king with no screen (空头炮) or
+#                                      one (炮镇中路), on the king's rank (沉底炮), a rook pinning
+#                                      a piece to the king
+#   defenders and attackers            missing advisors/elephants weighed by the enemy rooks,
+#                                      horses and cannons left; both advisors and elephants
+#                                      (士象全); the number of enemy pieces across the river
+#   pawn structure                     crossed pawns side by side (连兵); placement by the PST
+#   tempo                              the side to move
+# The sum is blended between its opening and endgame values by the phase
+# (rooks, horses and cannons left), then scaled down for material that
+# cannot win (a lone horse or cannon, a lone rook against full defence, a
+# lone pawn against an advisor, nothing that can cross the river).
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport SQ90_TO_SQ
+from cxiangqi._tables cimport (SQ90_TO_SQ, PTYPE, KIND, PST, HORSE_JUMP, HORSE_LEG, Slide,
+                               RANK_SLIDE, FILE_SLIDE)
+from cxiangqi._position cimport Position, lines_of
 
-MATERIAL = {
-    KING: 0, ADVISOR: 200, ELEPHANT: 200, HORSE: 400, ROOK: 900, CANNON: 450, PAWN: 100,
-}
+from cxiangqi.eval_weights import WEIGHTS
 
-# Pawns are worth little at home and a lot near the enemy palace; a pawn on
-# the last rank can only move sideways and is worth less again.
-_PAWN = [
-    [10, 10, 10, 20, 25, 20, 10, 10, 10],
-    [40, 50, 65, 80, 85, 80, 65, 50, 40],
-    [40, 50, 60, 70, 75, 70, 60, 50, 40],
-    [35, 45, 50, 60, 60, 60, 50, 45, 35],
-    [20, 25, 35, 40, 45, 40, 35, 25, 20],
-    [0, 0, -5, 0, 10, 0, -5, 0, 0],
-    [0, 0, -5, 0, 5, 0, -5, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-]
-_ADVISOR = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, -2, 0, -2, 0, 0, 0],
-    [0, 0, 0, 0, 6, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-]
-_ELEPHANT = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -2, 0, 0, 0, -2, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [-3, 0, 0, 0, 6, 0, 0, 0, -3],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-]
-_HORSE = [
-    [0, -5, 5, 10, 0, 10, 5, -5, 0],
-    [0, 10, 25, 20, 5, 20, 25, 10, 0],
-    [5, 15, 20, 25, 25, 25, 20, 15, 5],
-    [5, 20, 20, 28, 25, 28, 20, 20, 5],
-    [0, 12, 15, 20, 20, 20, 15, 12, 0],
-    [0, 5, 12, 15, 15, 15, 12, 5, 0],
-    [0, 5, 10, 5, 12, 5, 10, 5, 0],
-    [-5, 0, 5, 5, 0, 5, 5, 0, -5],
-    [-5, -5, 0, -10, -10, -10, 0, -5, -5],
-    [-10, -15, -5, -10, -20, -10, -5, -15, -10],
-]
-_ROOK = [
-    [12, 16, 14, 26, 28, 26, 14, 16, 12],
-    [12, 24, 18, 32, 60, 32, 18, 24, 12],
-    [12, 16, 14, 28, 32, 28, 14, 16, 12],
-    [12, 26, 26, 32, 32, 32, 26, 26, 12],
-    [16, 22, 22, 28, 30, 28, 22, 22, 16],
-    [16, 24, 24, 28, 30, 28, 24, 24, 16],
-    [8, 18, 8, 24, 28, 24, 8, 18, 8],
-    [-4, 16, 8, 24, 24, 24, 8, 16, -4],
-    [10, 16, 12, 24, 0, 24, 12, 16, 10],
-    [-12, 12, 8, 24, 0, 24, 8, 12, -12],
-]
-_CANNON = [
-    [8, 8, 0, -10, -12, -10, 0, 8, 8],
-    [4, 4, 0, -8, -14, -8, 0, 4, 4],
-    [2, 2, 0, -10, -8, -10, 0, 2, 2],
-    [0, 6, 6, 4, 8, 4, 6, 6, 0],
-    [0, 0, 0, 0, 8, 0, 0, 0, 0],
-    [-2, 0, 6, 0, 8, 0, 6, 0, -2],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [2, 0, 8, 6, 10, 6, 8, 0, 2],
-    [0, 2, 4, 4, 4, 4, 4, 2, 0],
-    [0, 0, 2, 6, 6, 6, 2, 0, 0],
-]
-_KING = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, -20, -25, -20, 0, 0, 0],
-    [0, 0, 0, -10, -10, -10, 0, 0, 0],
-    [0, 0, 0, -5, 0, -5, 0, 0, 0],
-]
+# How many of each piece type a side starts with, in slot order, and the
+# phase weight of each type (king..pawn).
+cdef int[7] _PHASE_OF = [0, 0, 0, 3, 6, 3, 0]
 
-PLACEMENT = {
-    KING: _KING, ADVISOR: _ADVISOR, ELEPHANT: _ELEPHANT, HORSE: _HORSE,
-    ROOK: _ROOK, CANNON: _CANNON, PAWN: _PAWN,
-}
+# Feature blocks: name in eval_weights.WEIGHTS, first index, length.
+FEATURE_BLOCKS = [
+    ("material", F_MATERIAL, 7),
+    ("pst_king", F_PST + 0 * 50, 50),
+    ("pst_advisor", F_PST + 1 * 50, 50),
+    ("pst_elephant", F_PST + 2 * 50, 50),
+    ("pst_horse", F_PST + 3 * 50, 50),
+    ("pst_rook", F_PST + 4 * 50, 50),
+    ("pst_cannon", F_PST + 5 * 50, 50),
+    ("pst_pawn", F_PST + 6 * 50, 50),
+    ("rook_mobility", F_ROOK_MOB, 1),
+    ("horse_mobility", F_HORSE_MOB, 9),
+    ("cannon_mobility", F_CANNON_MOB, 1),
+    ("hollow_cannon", F_HOLLOW_CANNON, 1),
+    ("cannon_screen_file", F_CANNON_SCREEN_FILE, 1),
+    ("cannon_screen_rank", F_CANNON_SCREEN_RANK, 1),
+    ("rook_pin", F_ROOK_PIN, 1),
+    ("missing_advisor", F_MISSING_ADVISOR, 3),
+    ("missing_elephant", F_MISSING_ELEPHANT, 3),
+    ("full_defence", F_FULL_DEFENCE, 1),
+    ("connected_pawns", F_CONNECTED_PAWNS, 1),
+    ("attackers", F_ATTACKERS, 4),
+    ("tempo", F_TEMPO, 1),
+]
+N_FEATURE_COUNT = N_FEATURES
+TRACE_SIZE = T_SIZE
+TRACE_PHASE = T_PHASE
+TRACE_SCALE = T_SCALE
+PHASE_FULL = PHASE_MAX
+SCALE_FULL = SCALE_ONE
 
 
-def _fill():
-    cdef int pt, side, rank, file, sq, row, col
+# Index of sq (mailbox) in a 50-square piece-square block for `side`.
+cdef inline int pst_index(int sq, int side) noexcept nogil:
+    cdef int r = rank_of(sq)
+    cdef int f = file_of(sq)
+    if side == BLACK:
+        r = 9 - r
+    if f > 4:
+        f = 8 - f
+    return r * 5 + f
+
+
+# Adds count * weight f to *s and, tracing, count to the feature (negated
+# for Black).
+cdef inline void add(int *s, int *tr, int sign, int f, int count) noexcept nogil:
+    s[0] += count * W[f]
+    if tr != NULL:
+        tr[f] += sign * count
+
+
+# Every term but material and placement, for `side` (Score packed, side's
+# own point of view).
+cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogil:
+    cdef const u8 *b = pos.board
+    cdef int tag = side_tag(side)
+    cdef int opp = opp_tag(side)
+    cdef int sign = 1 - 2 * side
+    cdef int s = 0
+    cdef int i, k, sq, n, pc
+
+    # 1. mobility: the empty points on a slider's rank and file up to the
+    # first piece each way (line masks: hi - lo - 2 on each line)
+    cdef const Slide *e
+    cdef int f, r
+    cdef int rook_mob = 0, cannon_mob = 0
+    for i in range(SLOT_ROOK, SLOT_PAWN):
+        sq = pos.pieces[tag + i]
+        if sq != 0:
+            f = (sq & 15) - 3
+            r = (sq >> 4) - 3
+            e = &RANK_SLIDE[f][pos.rank_bits[r]]
+            n = e.hi - e.lo - 2
+            e = &FILE_SLIDE[r][pos.file_bits[f]]
+            n += e.hi - e.lo - 2
+            if i < SLOT_CANNON:
+                rook_mob += n
+            else:
+                cannon_mob += n
+    add(&s, tr, sign, F_ROOK_MOB, rook_mob)
+    add(&s, tr, sign, F_CANNON_MOB, cannon_mob)
+    for i in range(SLOT_HORSE, SLOT_ROOK):
+        sq = pos.pieces[tag + i]
+        if sq != 0:
+            n = 0
+            for k in range(8):
+                if b[sq + HORSE_LEG[k]] == EMPTY and (b[sq + HORSE_JUMP[k]] & (tag | OFF)) == 0:
+                    n += 1
+            add(&s, tr, sign, F_HORSE_MOB + n, 1)
+
+    # 2. the enemy's lines onto our king (left, right, down, up)
+    cdef int ksq = pos.pieces[tag]
+    cdef int firsts[4]
+    cdef int seconds[4]
+    if ksq != 0:
+        lines_of(pos.rank_bits, pos.file_bits, ksq, firsts, seconds)
+        for k in range(4):
+            pc = b[firsts[k]]
+            if (pc & opp) and PTYPE[pc] == CANNON and k >= 2:
+                add(&s, tr, sign, F_HOLLOW_CANNON, 1)
+                continue
+            pc = b[seconds[k]]
+            if (pc & opp) == 0:
+                continue
+            if PTYPE[pc] == CANNON:
+                add(&s, tr, sign, F_CANNON_SCREEN_FILE if k >= 2 else F_CANNON_SCREEN_RANK, 1)
+            elif PTYPE[pc] == ROOK and (b[firsts[k]] & tag):
+                add(&s, tr, sign, F_ROOK_PIN, 1)
+
+    # 3. defenders against the attackers left
+    cdef int advisors = (pos.pieces[tag + SLOT_ADVISOR] != 0) + (pos.pieces[tag + SLOT_ADVISOR + 1] != 0)
+    cdef int elephants = (pos.pieces[tag + SLOT_ELEPHANT] != 0) + (pos.pieces[tag + SLOT_ELEPHANT + 1] != 0)
+    cdef int rooks = 0, horses = 0, cannons = 0, across = 0
+    for i in range(SLOT_HORSE, SLOT_PAWN):
+        sq = pos.pieces[opp + i]
+        if sq != 0:
+            pc = PTYPE[opp + i]
+            if pc == ROOK:
+                rooks += 1
+            elif pc == HORSE:
+                horses += 1
+            else:
+                cannons += 1
+            if own_half(sq, side):
+                across += 1
+    if advisors < 2:
+        add(&s, tr, sign, F_MISSING_ADVISOR, (2 - advisors) * rooks)
+        add(&s, tr, sign, F_MISSING_ADVISOR + 1, (2 - advisors) * horses)
+        add(&s, tr, sign, F_MISSING_ADVISOR + 2, (2 - advisors) * cannons)
+    if elephants < 2:
+        add(&s, tr, sign, F_MISSING_ELEPHANT, (2 - elephants) * rooks)
+        add(&s, tr, sign, F_MISSING_ELEPHANT + 1, (2 - elephants) * horses)
+        add(&s, tr, sign, F_MISSING_ELEPHANT + 2, (2 - elephants) * cannons)
+    elif advisors == 2:
+        add(&s, tr, sign, F_FULL_DEFENCE, 1)
+    if across > 0:
+        add(&s, tr, sign, F_ATTACKERS + (across if across < 3 else 3), 1)
+
+    # 4. crossed pawns side by side
+    n = 0
+    for i in range(SLOT_PAWN, SLOT_END):
+        sq = pos.pieces[tag + i]
+        if sq != 0 and not own_half(sq, side):
+            pc = b[sq + 1]
+            if (pc & tag) and PTYPE[pc] == PAWN:
+                n += 1
+    add(&s, tr, sign, F_CONNECTED_PAWNS, n)
+    return s
+
+
+# How much of its advantage `strong` can realise, out of SCALE_ONE: material
+# that cannot force mate is scaled down (the search still sees every trick).
+cdef inline int scale_factor(const Position *pos, int strong) noexcept nogil:
+    cdef int tag = side_tag(strong)
+    cdef int weak_tag = opp_tag(strong)
+    cdef int rooks = 0, minors = 0, pawns = 0, i
+    for i in range(SLOT_HORSE, SLOT_END):
+        if pos.pieces[tag + i] != 0:
+            if PTYPE[tag + i] == ROOK:
+                rooks += 1
+            elif PTYPE[tag + i] == PAWN:
+                pawns += 1
+            else:
+                minors += 1
+    if rooks + minors + pawns == 0:
+        return 0                        # nothing can cross the river
+    cdef int defenders = 0
+    for i in range(SLOT_ADVISOR, SLOT_HORSE):
+        if pos.pieces[weak_tag + i] != 0:
+            defenders += 1
+    if rooks == 0 and minors <= 1 and pawns == 0:
+        return 1 if defenders > 0 else 4    # a lone horse or cannon
+    if rooks == 0 and minors == 0 and pawns == 1 and defenders > 0:
+        return 4                        # a lone pawn against a defender
+    if rooks == 1 and minors == 0 and pawns == 0 and defenders == 4:
+        return 2                        # a lone rook against full defence (a book draw)
+    return SCALE_ONE
+
+
+cdef inline int phase_of(const Position *pos) noexcept nogil:
+    cdef int ph = 0, pc
+    for pc in range(16 + SLOT_HORSE, 16 + SLOT_PAWN):
+        if pos.pieces[pc] != 0:
+            ph += _PHASE_OF[PTYPE[pc]]
+        if pos.pieces[pc + 16] != 0:
+            ph += _PHASE_OF[PTYPE[pc]]
+    return ph if ph < PHASE_MAX else PHASE_MAX
+
+
+cdef inline int eval_impl(const Position *pos, int *tr) noexcept nogil:
+    cdef int s = pos.vl[RED] - pos.vl[BLACK]
+    cdef int pc, sq, side
+    if tr != NULL:
+        for pc in range(T_SIZE):
+            tr[pc] = 0
+        for pc in range(16, 48):
+            sq = pos.pieces[pc]
+            if sq != 0:
+                side = pc >> 5
+                tr[F_MATERIAL + PTYPE[pc]] += 1 - 2 * side
+                tr[F_PST + PTYPE[pc] * 50 + pst_index(sq, side)] += 1 - 2 * side
+    s += side_terms(pos, RED, tr) - side_terms(pos, BLACK, tr)
+    add(&s, tr, 1, F_TEMPO, 1 - 2 * pos.side)
+    cdef int ph = phase_of(pos)
+    cdef int v = (mg_of(s) * ph + eg_of(s) * (PHASE_MAX - ph)) // PHASE_MAX
+    cdef int sf = scale_factor(pos, RED if v > 0 else BLACK)
+    if sf != SCALE_ONE:
+        v = v * sf // SCALE_ONE
+    if tr != NULL:
+        tr[T_PHASE] = ph
+        tr[T_SCALE] = sf
+    return v if pos.side == RED else -v
+
+
+cdef int evaluate(const Position *pos) noexcept nogil:
+    return eval_impl(pos, NULL)
+
+
+cdef int eval_trace(const Position *pos, int *tr) noexcept nogil:
+    return eval_impl(pos, tr)
+
+
+# --- the weights ---------------------------------------------------------------
+
+def set_weights(weights):
+    """Loads weights ({block: [(opening, endgame), ...]}, as eval_weights.WEIGHTS)
+    into W and rebuilds the piece-square tables.  Positions made before keep
+    their incremental sums: call this before creating any (the module does at
+    import; the tuner may call it on fresh positions only)."""
+    cdef int i, f, side, pt, sq, rank, file
+    for name, first, length in FEATURE_BLOCKS:
+        values = weights[name]
+        if len(values) != length:
+            raise ValueError(f"weights[{name!r}] has {len(values)} entries, expected {length}")
+        for i in range(length):
+            mg, eg = values[i]
+            if not (-20000 <= mg <= 20000 and -20000 <= eg <= 20000):
+                raise ValueError(f"weights[{name!r}][{i}] out of range: {values[i]!r}")
+            W[first + i] = make_score(mg, eg)
+    W[F_MATERIAL + KING] = 0
     for side in range(2):
         for pt in range(7):
             for sq in range(256):
                 PST[side * 7 + pt][sq] = 0
-            table = PLACEMENT[pt]
             for rank in range(10):
                 for file in range(9):
-                    # table row 0 is rank 9 for Red; Black sees it mirrored
-                    row = 9 - rank if side == RED else rank
-                    col = file if side == RED else 8 - file
                     sq = SQ90_TO_SQ[rank * 9 + file]
-                    PST[side * 7 + pt][sq] = MATERIAL[pt] + table[row][col]
+                    PST[side * 7 + pt][sq] = W[F_MATERIAL + pt] + W[F_PST + pt * 50 + pst_index(sq, side)]
 
 
-_fill()
+def weights():
+    """The weights in use, as {block: [(opening, endgame), ...]}."""
+    return {name: [(mg_of(W[first + i]), eg_of(W[first + i])) for i in range(length)]
+            for name, first, length in FEATURE_BLOCKS}
+
+
+set_weights(WEIGHTS)

@@ -7,8 +7,8 @@
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport (IN_BOARD, IN_PALACE, PTYPE, ORTH, DIAG, HORSE_FROM, HORSE_JUMP,
-                               HORSE_LEG)
-from cxiangqi._position cimport Position, Undo, make_move, unmake_move
+                               HORSE_LEG, Slide, RANK_SLIDE, FILE_SLIDE)
+from cxiangqi._position cimport Position, Undo, make_move, unmake_move, lines_of
 
 
 
@@ -21,40 +21,49 @@ cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept n
     # with captures_only, an empty target is not wanted either
     cdef int need = opp if captures_only else 0
     cdef int n = 0
-    cdef int pc, sq, to, i, d, t
+    cdef int pc, sq, to, i, d, t, f, r, lo, hi, dn, up
+    cdef const Slide *e
+    cdef const Slide *g
     for pc in range(own, own + 16):
         sq = pos.pieces[pc]
         if sq == 0:
             continue
         pt = PTYPE[pc]
-        if pt == ROOK:
-            for i in range(4):
-                d = ORTH[i]
-                to = sq + d
-                while b[to] == EMPTY:
-                    if not captures_only:
-                        mvs[n] = sq | (to << 8)
-                        n += 1
-                    to += d
-                if b[to] & opp:
+        if pt == ROOK or pt == CANNON:
+            f = (sq & 15) - 3
+            r = (sq >> 4) - 3
+            e = &RANK_SLIDE[f][pos.rank_bits[r]]
+            g = &FILE_SLIDE[r][pos.file_bits[f]]
+            if not captures_only:
+                # the empty points up to the first piece on each side
+                for to in range(sq + (e.lo - f) + 1, sq):
                     mvs[n] = sq | (to << 8)
                     n += 1
-        elif pt == CANNON:
-            for i in range(4):
-                d = ORTH[i]
-                to = sq + d
-                while b[to] == EMPTY:
-                    if not captures_only:
-                        mvs[n] = sq | (to << 8)
-                        n += 1
-                    to += d
-                if b[to] != OFF:          # a screen: look for a target beyond
-                    to += d
-                    while b[to] == EMPTY:
-                        to += d
-                    if b[to] & opp:
-                        mvs[n] = sq | (to << 8)
-                        n += 1
+                for to in range(sq + 1, sq + (e.hi - f)):
+                    mvs[n] = sq | (to << 8)
+                    n += 1
+                for to in range(sq + ((g.lo - r) << 4) + 16, sq, 16):
+                    mvs[n] = sq | (to << 8)
+                    n += 1
+                for to in range(sq + 16, sq + ((g.hi - r) << 4), 16):
+                    mvs[n] = sq | (to << 8)
+                    n += 1
+            if pt == ROOK:
+                lo, hi, dn, up = e.lo, e.hi, g.lo, g.hi
+            else:
+                lo, hi, dn, up = e.lo2, e.hi2, g.lo2, g.hi2
+            if lo >= 0 and b[sq + (lo - f)] & opp:
+                mvs[n] = sq | ((sq + (lo - f)) << 8)
+                n += 1
+            if hi < 9 and b[sq + (hi - f)] & opp:
+                mvs[n] = sq | ((sq + (hi - f)) << 8)
+                n += 1
+            if dn >= 0 and b[sq + ((dn - r) << 4)] & opp:
+                mvs[n] = sq | ((sq + ((dn - r) << 4)) << 8)
+                n += 1
+            if up < 10 and b[sq + ((up - r) << 4)] & opp:
+                mvs[n] = sq | ((sq + ((up - r) << 4)) << 8)
+                n += 1
         elif pt == HORSE:
             for i in range(8):
                 if b[sq + HORSE_LEG[i]] != EMPTY:
@@ -100,7 +109,8 @@ cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept n
 # tag)?  With facing, the other king seen along a file counts as a rook: the
 # flying general.  Shared by in_check (hot: every legality test) and
 # square_attacked; inline, so neither pays a call.
-cdef inline bint _attacked_by_army(const u8 *b, int sq, int by, bint facing) noexcept nogil:
+cdef inline bint _attacked_by_army(const Position *pos, int sq, int by, bint facing) noexcept nogil:
+    cdef const u8 *b = pos.board
     cdef int tag = side_tag(by)
     cdef int i, d, s, pc
     # 1. horses: the leg is sq's diagonal neighbour on the horse's side
@@ -121,20 +131,14 @@ cdef inline bint _attacked_by_army(const u8 *b, int sq, int by, bint facing) noe
         if (pc & tag) and PTYPE[pc] == PAWN and not own_half(sq + d, by):
             return True
     # 3. lines: the first piece a rook (or the facing king), the second a cannon
+    cdef int first[4]
+    cdef int second[4]
+    lines_of(pos.rank_bits, pos.file_bits, sq, first, second)
     for i in range(4):
-        d = ORTH[i]
-        s = sq + d
-        while b[s] == EMPTY:
-            s += d
-        pc = b[s]
-        if pc == OFF:
-            continue
+        pc = b[first[i]]
         if (pc & tag) and (PTYPE[pc] == ROOK or (facing and PTYPE[pc] == KING)):
             return True
-        s += d
-        while b[s] == EMPTY:
-            s += d
-        pc = b[s]
+        pc = b[second[i]]
         if (pc & tag) and PTYPE[pc] == CANNON:
             return True
     return False
@@ -145,14 +149,14 @@ cdef bint in_check(const Position *pos, int side) noexcept nogil:
     if ksq == 0:
         return False
     # the enemy king and advisors never reach our palace, nor its elephants
-    return _attacked_by_army(pos.board, ksq, side ^ 1, True)
+    return _attacked_by_army(pos, ksq, side ^ 1, True)
 
 
 cdef bint square_attacked(const Position *pos, int sq, int by) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int tag = side_tag(by)
     cdef int i, pc
-    if _attacked_by_army(b, sq, by, False):
+    if _attacked_by_army(pos, sq, by, False):
         return True
     # king and advisors inside the palace, elephants on their own half
     if IN_PALACE[sq]:
@@ -189,75 +193,16 @@ cdef int gen_legal(Position *pos, int *mvs, bint captures_only) noexcept nogil:
     return k
 
 
-cdef inline bint _contains(const int *a, int n, int x) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if a[i] == x:
-            return True
-    return False
-
-
-# Counts legal moves, testing only the moves that can expose the king.
-#
-# When the side to move is not in check, a move other than a king move can
-# only leave its king attacked by (a) uncovering a line from the king to an
-# enemy rook, cannon or king, (b) putting a screen between the king and an
-# enemy cannon, or (c) emptying the leg of an enemy horse.  (a) and (b) need
-# the move's from- or to-square on a line that holds such an enemy piece; (c)
-# needs the from-square on a diagonal neighbour of the king next to an enemy
-# horse.  Every other move is legal without make/unmake.  This took perft(5)
-# from the start from 2.40 s to the time in the README (make + in_check for
-# every move was the whole cost of the last ply).
+# Counts legal moves, testing only the moves that can expose the king (see
+# KingGuard in _movegen.pxd).
 cdef int count_legal(Position *pos) noexcept nogil:
     cdef int mvs[MAX_MOVES]
     cdef int n = gen_moves(pos, mvs, False)
-    cdef int side = pos.side
-    cdef int ksq = pos.pieces[side_tag(side)]
-    cdef int i, k = 0, mv, src, dst
-    if ksq == 0:
-        return n
-    if in_check(pos, side):
-        for i in range(n):
-            if is_legal_pseudo(pos, mvs[i]):
-                k += 1
-        return k
-
-    cdef const u8 *b = pos.board
-    cdef int opp = opp_tag(side)
-    cdef int kfile = ksq & 15
-    cdef int krank = ksq >> 4
-    cdef bint hot_file = False, hot_rank = False
-    cdef int pc, s
-    for pc in range(opp + SLOT_ROOK, opp + SLOT_PAWN):     # rooks and cannons
-        s = pos.pieces[pc]
-        if s != 0:
-            if (s & 15) == kfile:
-                hot_file = True
-            if (s >> 4) == krank:
-                hot_rank = True
-    s = pos.pieces[opp]                                   # the other king
-    if s != 0 and (s & 15) == kfile:
-        hot_file = True
-    cdef int legs[4]
-    cdef int nlegs = 0
-    for i in range(4):
-        pc = b[ksq + HORSE_FROM[i][0]]
-        s = b[ksq + HORSE_FROM[i][1]]
-        if ((pc & opp) and PTYPE[pc] == HORSE) or ((s & opp) and PTYPE[s] == HORSE):
-            legs[nlegs] = ksq + DIAG[i]
-            nlegs += 1
-
+    cdef KingGuard g
+    guard_init(pos, &g, in_check(pos, pos.side))
+    cdef int i, k = 0
     for i in range(n):
-        mv = mvs[i]
-        src = mv & 255
-        dst = mv >> 8
-        if (src == ksq
-                or (hot_file and ((src & 15) == kfile or (dst & 15) == kfile))
-                or (hot_rank and ((src >> 4) == krank or (dst >> 4) == krank))
-                or _contains(legs, nlegs, src)):
-            if is_legal_pseudo(pos, mv):
-                k += 1
-        else:
+        if not guard_needs_test(&g, mvs[i]) or is_legal_pseudo(pos, mvs[i]):
             k += 1
     return k
 
@@ -279,7 +224,7 @@ cdef int _between(const u8 *b, int a, int c) noexcept nogil:
 
 
 # True when the piece pc of `side` on s could move to (or capture on) sq.
-cdef bint _reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil:
+cdef bint reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil:
     cdef int diff = sq - s
     cdef int pt = PTYPE[pc]
     cdef int i
@@ -325,7 +270,7 @@ cdef bint is_pseudo_legal(const Position *pos, int mv) noexcept nogil:
         if (src & 15) != (dst & 15) and (src >> 4) != (dst >> 4):
             return False
         return _between(b, src, dst) == 0
-    return _reaches(b, pc, src, dst, pos.side)
+    return reaches(b, pc, src, dst, pos.side)
 
 
 cdef int attackers_of(const Position *pos, int sq, int side, int *out) noexcept nogil:
@@ -334,7 +279,7 @@ cdef int attackers_of(const Position *pos, int sq, int side, int *out) noexcept 
     cdef int tag = side_tag(side)
     for pc in range(tag, tag + 16):
         s = pos.pieces[pc]
-        if s != 0 and s != sq and _reaches(pos.board, pc, s, sq, side):
+        if s != 0 and s != sq and reaches(pos.board, pc, s, sq, side):
             out[n] = s
             n += 1
     return n

@@ -13,8 +13,7 @@
 # call through a pointer table that the C compiler cannot inline.
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport ZOBRIST, ZOBRIST_SIDE, KIND
-from cxiangqi._eval cimport PST
+from cxiangqi._tables cimport ZOBRIST, ZOBRIST_SIDE, KIND, PST, Slide, RANK_SLIDE, FILE_SLIDE
 
 
 ctypedef struct Position:
@@ -24,7 +23,9 @@ ctypedef struct Position:
     int halfmove        # plies since the last capture (FEN field 5)
     int fullmove        # FEN field 6, incremented after Black's move
     u64 key             # Zobrist key of board + side to move
-    int vl[2]           # sum of PST over each side's pieces (see _eval)
+    int vl[2]           # sum of PST over each side's pieces: a packed Score (see _eval)
+    u16 rank_bits[10]   # occupied files of each rank (bit = file), see Slide in _tables
+    u16 file_bits[9]    # occupied ranks of each file (bit = rank)
 
 
 ctypedef struct Undo:
@@ -48,6 +49,34 @@ cdef void pos_remove_piece(Position *pos, int sq) noexcept nogil
 # otherwise a number naming the broken one.  Checked after every change
 # from Python in a CXIANGQI_DEBUG build.
 cdef int pos_check(const Position *pos) noexcept nogil
+
+
+# Toggles sq (a board point) in the rank and file masks.
+cdef inline void occupy_flip(Position *pos, int sq) noexcept nogil:
+    cdef int f = (sq & 15) - 3
+    cdef int r = (sq >> 4) - 3
+    pos.rank_bits[r] ^= <u16> (1 << f)
+    pos.file_bits[f] ^= <u16> (1 << r)
+
+
+# The squares of the first and the second piece seen from sq along its rank
+# and file, in the order left, right, down, up (0 where there is none), from
+# the line masks rb (ranks) and fb (files): what a rook on sq would hit, and
+# what a cannon on sq would take.
+cdef inline void lines_of(const u16 *rb, const u16 *fb, int sq, int *first,
+                          int *second) noexcept nogil:
+    cdef int f = (sq & 15) - 3
+    cdef int r = (sq >> 4) - 3
+    cdef const Slide *e = &RANK_SLIDE[f][rb[r]]
+    first[0] = sq + (e.lo - f) if e.lo >= 0 else 0
+    second[0] = sq + (e.lo2 - f) if e.lo2 >= 0 else 0
+    first[1] = sq + (e.hi - f) if e.hi < 9 else 0
+    second[1] = sq + (e.hi2 - f) if e.hi2 < 9 else 0
+    e = &FILE_SLIDE[r][fb[f]]
+    first[2] = sq + ((e.lo - r) << 4) if e.lo >= 0 else 0
+    second[2] = sq + ((e.lo2 - r) << 4) if e.lo2 >= 0 else 0
+    first[3] = sq + ((e.hi - r) << 4) if e.hi < 10 else 0
+    second[3] = sq + ((e.hi2 - r) << 4) if e.hi2 < 10 else 0
 
 
 # Plays mv (assumed pseudo-legal for pos.side) and fills *u for unmake_move.
@@ -76,6 +105,9 @@ cdef inline void make_move(Position *pos, int mv, Undo *u) noexcept nogil:
     pos.board[dst] = pc
     pos.board[src] = EMPTY
     pos.pieces[pc] = dst
+    occupy_flip(pos, src)
+    if cap == EMPTY:
+        occupy_flip(pos, dst)
     pos.fullmove += pos.side        # after Black's move
     pos.side ^= 1
     pos.key = key
@@ -91,8 +123,11 @@ cdef inline void unmake_move(Position *pos, const Undo *u) noexcept nogil:
     pos.board[src] = pc
     pos.pieces[pc] = src
     pos.board[dst] = u.captured
+    occupy_flip(pos, src)
     if u.captured != EMPTY:
         pos.pieces[u.captured] = dst
+    else:
+        occupy_flip(pos, dst)
     pos.halfmove = u.halfmove
     pos.key = u.key
     pos.vl[0] = u.vl[0]
@@ -100,6 +135,8 @@ cdef inline void unmake_move(Position *pos, const Undo *u) noexcept nogil:
 
 
 # Passes the move to the other side (a null move, for the search).
+# The halfmove clock restarts, as after a capture: no repetition is looked
+# for across a null move (nor could one be replayed).
 cdef inline void make_null(Position *pos, Undo *u) noexcept nogil:
     u.mv = 0
     u.captured = EMPTY
@@ -107,7 +144,9 @@ cdef inline void make_null(Position *pos, Undo *u) noexcept nogil:
     u.key = pos.key
     pos.key ^= ZOBRIST_SIDE
     pos.side ^= 1
+    pos.halfmove = 0
 
 cdef inline void unmake_null(Position *pos, const Undo *u) noexcept nogil:
     pos.side ^= 1
     pos.key = u.key
+    pos.halfmove = u.halfmove

@@ -1,8 +1,7 @@
 # Position set-up and hashing; make/unmake are inline in _position.pxd.
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport IN_BOARD, KIND, PTYPE, ZOBRIST, ZOBRIST_SIDE
-from cxiangqi._eval cimport PST
+from cxiangqi._tables cimport IN_BOARD, KIND, PTYPE, ZOBRIST, ZOBRIST_SIDE, PST
 
 cdef int[7] _FIRST_SLOT = [SLOT_KING, SLOT_ADVISOR, SLOT_ELEPHANT, SLOT_HORSE,
                            SLOT_ROOK, SLOT_CANNON, SLOT_PAWN]
@@ -22,6 +21,10 @@ cdef void pos_clear(Position *pos) noexcept nogil:
     pos.key = 0
     pos.vl[0] = 0
     pos.vl[1] = 0
+    for sq in range(10):
+        pos.rank_bits[sq] = 0
+    for sq in range(9):
+        pos.file_bits[sq] = 0
 
 
 # Key from scratch: what the incremental updates in make_move must equal.
@@ -52,6 +55,7 @@ cdef int pos_add_piece(Position *pos, int sq, int side, int pt) noexcept nogil:
         return 0
     pos.board[sq] = pc
     pos.pieces[pc] = sq
+    occupy_flip(pos, sq)
     pos.key ^= ZOBRIST[KIND[pc]][sq]
     pos.vl[side] += PST[KIND[pc]][sq]
     return pc
@@ -65,6 +69,7 @@ cdef void pos_remove_piece(Position *pos, int sq) noexcept nogil:
     pos.vl[KIND[pc] // 7] -= PST[KIND[pc]][sq]
     pos.pieces[pc] = 0
     pos.board[sq] = EMPTY
+    occupy_flip(pos, sq)
 
 
 cdef int pos_check(const Position *pos) noexcept nogil:
@@ -87,4 +92,10 @@ cdef int pos_check(const Position *pos) noexcept nogil:
         return 5                # incremental key drifted
     if pos.vl[0] != pos_compute_vl(pos, 0) or pos.vl[1] != pos_compute_vl(pos, 1):
         return 6                # incremental evaluation drifted
+    cdef int f, r, bit
+    for r in range(10):
+        for f in range(9):
+            bit = pos.board[square_at(f, r)] != EMPTY
+            if ((pos.rank_bits[r] >> f) & 1) != bit or ((pos.file_bits[f] >> r) & 1) != bit:
+                return 7        # line masks disagree with the board
     return 0

@@ -43,3 +43,17 @@ cdef inline int perpetual_mask(const u8 *flags, int first, int idx) noexcept nog
             mask &= ~2
         j -= 2
     return mask
+
+
+from cxiangqi._position cimport Position, Undo
+
+# Enemy pieces that mv (legal for pos.side) chases, as a mask of their ids
+# (bit pc - 16); pos is unchanged on return.  The rule is the referee's, see
+# cxiangqi.rules: a new attack, by a piece that could legally take, on a
+# piece it may take.
+cdef unsigned int chase_targets(Position *pos, int mv) noexcept nogil
+# Like perpetual_mask, for chasing: the cycle is the moves line[first..idx)
+# (line[j] the undo record of the move from position j to j + 1) that led to
+# `now`.  Bit 1: the side that made the last move chased one same piece with
+# every move of the cycle; bit 2: the other side did.
+cdef int chase_mask(const Position *now, const Undo *line, int first, int idx) noexcept nogil

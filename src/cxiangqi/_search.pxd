@@ -1,46 +1,64 @@
-# The alpha-beta search.  See _search.pyx; Python drives it through
-# cxiangqi.engine.Engine.
+# The alpha-beta search: the tree walk over the C position.  See
+# _search.pyx; Python drives it through cxiangqi.engine.Engine.
 
-from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t
 from cxiangqi._types cimport *
 from cxiangqi._position cimport Position, Undo
+from cxiangqi._tt cimport TT
+from cxiangqi._order cimport History
 
 cdef enum:
     MATE = 30000            # mated at the root: -MATE; mate in p plies: MATE - p
     WIN = 29000             # |score| above this is a mate score
-    BAN = 20000             # losing by perpetual check (长将) in the tree
+    BAN = 20000             # losing by perpetual check or chase (长将, 长捉) in the tree
     INF = 32000
+    NO_EVAL = -32001        # no static evaluation (in check)
     MAX_PLY = 96            # search plies from the root
     MAX_HISTORY = 1024      # game plies kept for repetition before the root
-    NODE_CHECK = 1023       # look at the clock and the stop flag every 1024 nodes
+    LINE = MAX_HISTORY + MAX_PLY + 2
+    NODE_CHECK = 1023       # look at the clock every 1024 nodes
+    MOVE_LIMIT = 120        # plies without a capture: a draw (the referee's rule)
 
+
+# Tunable search parameters (developer knobs: CXIANGQI_SEARCH_PARAMS, see
+# _search.pyx); each is an int.
 cdef enum:
-    TT_UPPER = 1            # score <= stored (fail low)
-    TT_LOWER = 2            # score >= stored (fail high)
-    TT_EXACT = 3
-
-
-ctypedef struct TTEntry:
-    u64 key
-    int32_t score
-    uint16_t mv
-    int8_t depth
-    uint8_t flag
+    P_RFP = 0               # reverse futility margin per ply (0: off)
+    P_RAZOR                 # razoring margin per ply (0: off)
+    P_NULL                  # 1: null move on
+    P_LMP                   # 1: late-move pruning on
+    P_FUTILITY              # futility margin per ply of reduced depth (0: off)
+    P_SEE_QUIET             # SEE pruning of quiet moves, margin per ply^2 (0: off)
+    P_SEE_CAPTURE           # SEE pruning of captures, margin per ply (0: off)
+    P_LMR                   # 1: late-move reductions on
+    P_LMR_DIV               # LMR table divisor, x100
+    P_HIST_DIV              # history points per ply of LMR adjustment
+    P_IIR                   # 1: internal iterative reduction on
+    P_SINGULAR              # 1: singular extensions on
+    P_QS_SEE                # 1: skip losing captures in quiescence (by SEE)
+    P_CONT                  # 1: continuation history in ordering and LMR
+    N_PARAMS
 
 
 ctypedef struct SearchState:
     Position pos
-    Undo undo[MAX_PLY]
-    # keys[i] and checks[i] for the game positions before the root
-    # (i < root) and the search path (root + ply): the repetition history
-    u64 keys[MAX_HISTORY + MAX_PLY + 2]
-    u8 checks[MAX_HISTORY + MAX_PLY + 2]
-    int root                # index of the root position in keys/checks
+    # The game line and the search path, one index per position: keys[i],
+    # checks[i] ("the move into position i gave check") and line[i] (the
+    # undo record of the move from position i to i + 1).  Positions
+    # 0..root - 1 are the game before the root, root + ply the search path.
+    u64 keys[LINE]
+    u8 checks[LINE]
+    Undo line[LINE]
+    int root
     int ply
-    int killers[MAX_PLY][2]
-    int history[14][256]    # by the moving piece's kind and target square
-    int pv[MAX_PLY][MAX_PLY]
-    int pv_len[MAX_PLY]
+    int root_depth
+    # per ply of the search path
+    int static_eval[MAX_PLY + 2]
+    int excluded[MAX_PLY + 2]       # the move a singular search leaves out
+    int mkey[MAX_PLY + 2]           # key (_order) of the move into this ply, -1 for none/null
+    int killers[MAX_PLY + 2][2]
+    int pv[MAX_PLY + 2][MAX_PLY + 2]
+    int pv_len[MAX_PLY + 2]
+    History hist
     int root_moves[MAX_MOVES]
     int root_scores[MAX_MOVES]
     int n_root
@@ -49,6 +67,6 @@ ctypedef struct SearchState:
     u64 nodes
     u64 node_limit          # 0 = none
     double deadline         # monotonic seconds; 0 = none
-    int stop                # set by stop() from any thread
-    TTEntry *tt
-    u64 tt_mask
+    int stop                # set by stop() from any thread: read and written atomically
+    TT tt
+    int params[N_PARAMS]

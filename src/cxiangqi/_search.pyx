@@ -1,47 +1,89 @@
-# Alpha-beta search over the C position, run without the GIL.
+# The tree walk: principal-variation alpha-beta over the C position, run
+# without the GIL.  The evaluation is in _eval, the transposition table in
+# _tt, move ordering and history in _order, exchange evaluation in _see and
+# the repetition rules in _rules.
 #
 # Python (cxiangqi.engine) drives iterative deepening: it calls
 # Searcher.search_depth() once per iteration (and again with a wider window
 # when an aspiration window fails), releasing the GIL for the whole
-# iteration, and reports progress between iterations.  Inside an iteration
-# everything is C: principal-variation search with a transposition table,
-# null move, late-move reductions, check extension, killer and history move
-# ordering, quiescence over captures and check evasions, and repetition
-# scored by the xiangqi rule that the side giving perpetual check loses.
+# iteration, and reports progress between iterations.
+#
+# At a node (search()), in order:
+#   1. repetition: perpetual check or chase loses, other repetitions and the
+#      move limit draw (the referee's rules, _rules)
+#   2. check extension, quiescence at the horizon
+#   3. mate-distance pruning
+#   4. transposition table cut-off
+#   5. static evaluation and the "improving" flag
+#   6. razoring, reverse futility pruning, null move (not in check, not PV)
+#   7. internal iterative reduction (no hash move)
+#   8. the moves, best first (_order): late-move pruning, futility and SEE
+#      pruning near the horizon, singular extension of the hash move,
+#      late-move reductions from a depth x move-number table adjusted by
+#      history, principal-variation re-searches
+#   9. history, killer and counter-move updates on a cut-off; mate or
+#      stalemate (both lose) when no move is legal; the table store
 
+from libc.math cimport log
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+import os
+
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ, ORTH, HORSE_JUMP, HORSE_LEG
+from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null,
                                  unmake_null)
-from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal,
-                                square_attacked)
+from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal, gives_check,
+                                KingGuard,
+                                guard_init, guard_needs_test, may_give_check)
 from cxiangqi._core cimport Position as PyPosition
-from cxiangqi._rules cimport count_repetitions, perpetual_mask
+from cxiangqi._rules cimport count_repetitions, perpetual_mask, chase_mask
+from cxiangqi._eval cimport evaluate, eval_trace, T_SIZE
+from cxiangqi._see cimport see_ge, SEE_VALUE
+from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch, TT_UPPER,
+                           TT_LOWER, TT_EXACT, TT_GENERATIONS)
+from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, SCORE_HASH, SCORE_GOOD_CAPTURE,
+                              SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
+                              capture_score, quiet_score, score_moves, pick, sort_rest)
+
+# The stop flag is written by another thread while the search reads it:
+# relaxed atomic loads and stores (plain moves on x86, but the compiler may
+# neither cache the value in a register nor tear it).
+cdef extern from *:
+    """
+    static inline int cx_load(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void cx_store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int cx_load(const int *p) noexcept nogil
+    void cx_store(int *p, int v) noexcept nogil
 
 
-# Piece values for move ordering (MVV/LVA) and null-move material, by type.
-cdef int[7] ORDER_VALUE = [10000, 200, 200, 400, 900, 450, 100]
+# Default search parameters, and their names for CXIANGQI_SEARCH_PARAMS
+# ("name=value,name=value": a developer's switch to test one change against
+# the build without it in a match; see benchmarks/match.py --sprt).
+PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
+               "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont"]
+PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1]
 
-cdef enum:
-    TEMPO = 10
-    HOLLOW_CANNON = 60      # enemy cannon facing the king on an open file
-    FUTILITY_MARGIN = 150   # per ply of remaining depth
-    ROOK_MOBILITY = 2       # per empty point a rook reaches
-    HORSE_MOBILITY = 5      # per free jump
-    HORSE_TRAPPED = 25      # a horse with at most one jump
-    CONNECTED_PAWNS = 15    # two crossed pawns side by side
-    DEFENDER_SHORTAGE = 4   # per missing advisor/elephant and unit of threat
+# LMR[depth][moves]: the reduction of a late quiet move (log x log, as
+# Stockfish), rebuilt when the divisor changes.
+cdef int LMR[64][64]
+cdef int _lmr_div = 0
 
-cdef enum:
-    SCORE_HASH = 1 << 28
-    SCORE_GOOD_CAPTURE = 3 << 24
-    SCORE_KILLER = 2 << 24
-    SCORE_BAD_CAPTURE = 1 << 24
-    HISTORY_MAX = 1 << 22
+cdef void build_lmr(int div) noexcept nogil:
+    global _lmr_div
+    cdef int d, m
+    if div == _lmr_div:
+        return
+    for d in range(64):
+        for m in range(64):
+            if d == 0 or m == 0:
+                LMR[d][m] = 0
+            else:
+                LMR[d][m] = <int> (0.5 + log(d) * log(m) * 100.0 / div)
+    _lmr_div = div
 
 
 cdef inline double now() noexcept nogil:
@@ -50,90 +92,48 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-# --- evaluation ------------------------------------------------------------
+# --- scores in the table ----------------------------------------------------
 
-# Danger to side's king beyond what the piece-square tables see: an enemy
-# cannon facing it on an open file (空头炮), and missing advisors/elephants
-# weighed by how much enemy attacking material is left.
-cdef int king_danger(const Position *pos, int side) noexcept nogil:
-    cdef int tag = side_tag(side)
-    cdef int opp = opp_tag(side)
-    cdef int ksq = pos.pieces[tag]
-    if ksq == 0:
-        return 0
-    cdef int danger = 0
-    cdef int d = pawn_forward(side)
-    cdef int sq = ksq + d
-    while pos.board[sq] == EMPTY:
-        sq += d
-    cdef int pc = pos.board[sq]
-    if (pc & opp) and PTYPE[pc] == CANNON:
-        danger += HOLLOW_CANNON
-    cdef int threat = 0
-    cdef int i
-    for i in range(SLOT_HORSE, SLOT_END):
-        sq = pos.pieces[opp + i]
-        if sq == 0:
-            continue
-        pc = PTYPE[opp + i]
-        if pc == ROOK:
-            threat += 3
-        elif pc == PAWN:
-            if own_half(sq, side):      # crossed into our half
-                threat += 1
-        else:
-            threat += 2
-    cdef int missing = 0
-    for i in range(SLOT_ADVISOR, SLOT_HORSE):
-        if pos.pieces[tag + i] == 0:
-            missing += 1
-    return danger + threat * missing * DEFENDER_SHORTAGE
+# Mate scores are stored relative to the node, not the root.
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    if score > WIN:
+        return score + ply
+    if score < -WIN:
+        return score - ply
+    return score
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score > WIN:
+        return score - ply
+    if score < -WIN:
+        return score + ply
+    return score
 
 
-# Piece activity of side: rook mobility (empty points a rook can reach),
-# horse mobility (jumps with a free leg to a point it may take or occupy,
-# a nearly trapped horse penalised) and crossed pawns side by side (连兵).
-cdef int activity(const Position *pos, int side) noexcept nogil:
-    cdef const u8 *b = pos.board
-    cdef int tag = side_tag(side)
-    cdef int vl = 0
-    cdef int i, k, sq, to, d, n
-    for i in range(SLOT_ROOK, SLOT_CANNON):
-        sq = pos.pieces[tag + i]
-        if sq == 0:
-            continue
-        n = 0
-        for k in range(4):
-            d = ORTH[k]
-            to = sq + d
-            while b[to] == EMPTY:
-                n += 1
-                to += d
-        vl += n * ROOK_MOBILITY
-    for i in range(SLOT_HORSE, SLOT_ROOK):
-        sq = pos.pieces[tag + i]
-        if sq == 0:
-            continue
-        n = 0
-        for k in range(8):
-            if b[sq + HORSE_LEG[k]] == EMPTY and (b[sq + HORSE_JUMP[k]] & (tag | OFF)) == 0:
-                n += 1
-        vl += n * HORSE_MOBILITY - (HORSE_TRAPPED if n <= 1 else 0)
-    for i in range(SLOT_PAWN, SLOT_END):
-        sq = pos.pieces[tag + i]
-        if sq != 0 and not own_half(sq, side):
-            n = b[sq + 1]
-            if (n & tag) and PTYPE[n] == PAWN:
-                vl += CONNECTED_PAWNS
-    return vl
+# --- repetition ----------------------------------------------------------------
 
-
-# Static evaluation from the side to move's point of view.
-cdef inline int evaluate(const Position *pos) noexcept nogil:
-    cdef int side = pos.side
-    return (pos.vl[side] - pos.vl[side ^ 1]
-            - king_danger(pos, side) + king_danger(pos, side ^ 1)
-            + activity(pos, side) - activity(pos, side ^ 1) + TEMPO)
+# True when the current position occurred before on the path or in the game
+# (same side to move, no capture since); *score gets its value for the side
+# to move by the referee's rules: a side that checked with every move of the
+# cycle loses (unless both did); failing that, a side that chased one piece
+# with every move loses (unless both did); any other cycle is a draw.  One
+# earlier occurrence is enough inside the search; the referee waits for a
+# third.
+cdef bint repetition(SearchState *st, int *score) noexcept nogil:
+    cdef int idx = st.root + st.ply
+    cdef int first
+    if count_repetitions(st.keys, idx, idx - st.pos.halfmove, 2, &first) < 2:
+        return False
+    cdef int mask = perpetual_mask(st.checks, first, idx)
+    if mask == 0:
+        mask = chase_mask(&st.pos, st.line, first, idx)
+    if mask == 1:           # the opponent (who just moved) checked or chased throughout
+        score[0] = BAN
+    elif mask == 2:         # we did
+        score[0] = -BAN
+    else:
+        score[0] = 0
+    return True
 
 
 # Enough pieces that passing is unlikely to be a mistake (zugzwang guard for
@@ -147,136 +147,39 @@ cdef inline bint null_ok(const Position *pos) noexcept nogil:
     return n >= 2
 
 
-# --- transposition table ---------------------------------------------------
-
-cdef inline int tt_score_in(int score, int ply) noexcept nogil:
-    if score > WIN:
-        return score + ply
-    if score < -WIN:
-        return score - ply
-    return score
-
-cdef inline int tt_score_out(int score, int ply) noexcept nogil:
-    if score > WIN:
-        return score - ply
-    if score < -WIN:
-        return score + ply
-    return score
-
-cdef inline void tt_store(SearchState *st, int depth, int score, int flag, int mv) noexcept nogil:
-    cdef TTEntry *e = &st.tt[st.pos.key & st.tt_mask]
-    # keep a deeper entry of the same position unless this one is exact
-    if e.key == st.pos.key and e.depth > depth and flag != TT_EXACT:
-        return
-    # a fail-low result has no best move: keep the one stored before
-    if mv != 0 or e.key != st.pos.key:
-        e.mv = mv
-    e.key = st.pos.key
-    e.score = tt_score_in(score, st.ply)
-    e.depth = depth if depth < 127 else 127
-    e.flag = flag
-
-
-# --- repetition --------------------------------------------------------------
-
-# 1 when the current position occurred before on the path or in the game
-# (same side to move, no capture since); *score gets its value for the side
-# to move: the side that gave check with every move of the cycle loses
-# (unless both did), anything else is a draw.  One earlier occurrence is
-# enough inside the search; the referee (Board.outcome) waits for a third.
-cdef inline bint repetition(const SearchState *st, int *score) noexcept nogil:
-    cdef int idx = st.root + st.ply
-    cdef int first
-    if count_repetitions(st.keys, idx, idx - st.pos.halfmove, 2, &first) < 2:
-        return False
-    cdef int mask = perpetual_mask(st.checks, first, idx)
-    if mask == 1:           # the opponent (who just moved) checked throughout
-        score[0] = BAN
-    elif mask == 2:         # we did
-        score[0] = -BAN
-    else:
-        score[0] = 0
-    return True
-
-
-# --- move ordering ---------------------------------------------------------------
-
-cdef inline void score_moves(const SearchState *st, const int *mvs, int *scores, int n,
-                             int hash_mv) noexcept nogil:
-    cdef const u8 *b = st.pos.board
-    cdef int i, mv, victim, attacker, ply = st.ply
-    for i in range(n):
-        mv = mvs[i]
-        if mv == hash_mv:
-            scores[i] = SCORE_HASH
-            continue
-        victim = b[mv >> 8]
-        if victim != EMPTY:
-            attacker = b[mv & 255]
-            if ORDER_VALUE[PTYPE[victim]] >= ORDER_VALUE[PTYPE[attacker]]:
-                scores[i] = SCORE_GOOD_CAPTURE + ORDER_VALUE[PTYPE[victim]] * 8 - PTYPE[attacker]
-            else:
-                scores[i] = SCORE_BAD_CAPTURE + ORDER_VALUE[PTYPE[victim]] * 8 - PTYPE[attacker]
-        elif mv == st.killers[ply][0]:
-            scores[i] = SCORE_KILLER + 1
-        elif mv == st.killers[ply][1]:
-            scores[i] = SCORE_KILLER
-        else:
-            scores[i] = st.history[KIND[b[mv & 255]]][mv >> 8]
-
-
-# Swaps the best-scored remaining move into place i and returns it.
-cdef inline int pick(int *mvs, int *scores, int n, int i) noexcept nogil:
-    cdef int best = i, k, t
-    for k in range(i + 1, n):
-        if scores[k] > scores[best]:
-            best = k
-    if best != i:
-        t = mvs[i]; mvs[i] = mvs[best]; mvs[best] = t
-        t = scores[i]; scores[i] = scores[best]; scores[best] = t
-    return mvs[i]
-
-
-cdef inline void good_quiet(SearchState *st, int mv, int depth) noexcept nogil:
-    cdef int ply = st.ply
-    cdef int i, k
-    if st.killers[ply][0] != mv:
-        st.killers[ply][1] = st.killers[ply][0]
-        st.killers[ply][0] = mv
-    cdef int *h = &st.history[KIND[st.pos.board[mv & 255]]][mv >> 8]
-    h[0] += depth * depth
-    if h[0] > HISTORY_MAX:
-        for k in range(14):
-            for i in range(256):
-                st.history[k][i] >>= 1
-
-
-# --- search ---------------------------------------------------------------------
+# --- making moves on the search path ----------------------------------------------
 
 cdef inline bint out_of_budget(SearchState *st) noexcept nogil:
     st.nodes += 1
     if st.node_limit and st.nodes >= st.node_limit:
-        st.stop = 1
+        cx_store(&st.stop, 1)
     elif (st.nodes & NODE_CHECK) == 0 and st.deadline > 0 and now() >= st.deadline:
-        st.stop = 1
-    return st.stop != 0
+        cx_store(&st.stop, 1)
+    return cx_load(&st.stop) != 0
 
 
 # Plays mv on the search path; False (and nothing changed) if it leaves the
-# mover in check.
-cdef inline bint step(SearchState *st, int mv) noexcept nogil:
-    make_move(&st.pos, mv, &st.undo[st.ply])
-    if in_check(&st.pos, st.pos.side ^ 1):
-        unmake_move(&st.pos, &st.undo[st.ply])
+# mover in check.  g says which moves need that test (most do not); the
+# check flag of the new position is worked out only for moves that
+# may_give_check lets through.
+cdef inline bint step(SearchState *st, int mv, const KingGuard *g) noexcept nogil:
+    cdef int idx = st.root + st.ply
+    cdef int key = move_key(st.pos.board, mv)
+    cdef bint maybe = may_give_check(&st.pos, mv)
+    make_move(&st.pos, mv, &st.line[idx])
+    if guard_needs_test(g, mv) and in_check(&st.pos, st.pos.side ^ 1):
+        unmake_move(&st.pos, &st.line[idx])
         return False
+    tt_prefetch(&st.tt, st.pos.key)
     st.ply += 1
-    st.keys[st.root + st.ply] = st.pos.key
-    st.checks[st.root + st.ply] = in_check(&st.pos, st.pos.side)
+    st.keys[idx + 1] = st.pos.key
+    st.checks[idx + 1] = maybe and in_check(&st.pos, st.pos.side)
+    st.mkey[st.ply] = key
     return True
 
 cdef inline void unstep(SearchState *st) noexcept nogil:
     st.ply -= 1
-    unmake_move(&st.pos, &st.undo[st.ply])
+    unmake_move(&st.pos, &st.line[st.root + st.ply])
 
 
 cdef inline void update_pv(SearchState *st, int mv) noexcept nogil:
@@ -288,78 +191,142 @@ cdef inline void update_pv(SearchState *st, int mv) noexcept nogil:
     st.pv_len[ply] = st.pv_len[ply + 1] + 1
 
 
-# Quiescence: captures only (all evasions when in check), from a stand-pat
-# evaluation.
+# Rewards the quiet move that caused a cut-off and punishes the quiet moves
+# tried before it, in the butterfly and continuation tables; updates the
+# killers and the counter-move.
+cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tried,
+                             int depth) noexcept nogil:
+    cdef int ply = st.ply
+    cdef int side = st.pos.side
+    cdef int bonus = depth * depth * 16 + depth * 32
+    if bonus > 1600:
+        bonus = 1600
+    cdef int k1 = st.mkey[ply]
+    cdef int k2 = st.mkey[ply - 1] if ply >= 1 else -1
+    cdef bint cont = st.params[P_CONT]
+    cdef int i, m, key, b
+    if st.killers[ply][0] != mv:
+        st.killers[ply][1] = st.killers[ply][0]
+        st.killers[ply][0] = mv
+    if k1 >= 0:
+        st.hist.counter[k1] = mv
+    for i in range(n_tried + 1):
+        m = mv if i == n_tried else tried[i]
+        b = bonus if i == n_tried else -bonus
+        hist_add(&st.hist.butterfly[side][SQ_TO_SQ90[m & 255]][SQ_TO_SQ90[m >> 8]], b)
+        if cont:
+            key = move_key(st.pos.board, m)
+            if k1 >= 0:
+                cont_add(&st.hist.cont[k1][key], b)
+            if k2 >= 0:
+                cont_add(&st.hist.cont[k2][key], b)
+
+
+# --- quiescence ---------------------------------------------------------------------
+
+# Captures only (all evasions when in check), from a stand-pat evaluation;
+# captures that lose material by SEE are skipped.
 cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
     cdef int ply = st.ply
+    cdef Position *pos = &st.pos
     st.pv_len[ply] = 0
     if out_of_budget(st):
         return 0
     if ply > st.seldepth:
         st.seldepth = ply
-    if ply >= MAX_PLY - 1:
-        return evaluate(&st.pos)
     cdef bint checked = st.checks[st.root + ply]
-    cdef int best, score
+    if ply >= MAX_PLY - 1:
+        return 0 if checked else evaluate(pos)
+
+    cdef bint pv_node = beta - alpha > 1
+    cdef TTHit hit
+    cdef bint found = tt_probe(&st.tt, pos.key, &hit)
+    cdef int tt_score = 0
+    if found:
+        tt_score = score_from_tt(hit.score, ply)
+        if not pv_node and (hit.bound == TT_EXACT or (hit.bound == TT_LOWER and tt_score >= beta)
+                            or (hit.bound == TT_UPPER and tt_score <= alpha)):
+            return tt_score
+
+    cdef int best, score, stand = NO_EVAL
     cdef int mvs[MAX_MOVES]
     cdef int scores[MAX_MOVES]
-    cdef int n, i, mv, legal = 0
+    cdef int n, i, mv, legal = 0, best_mv = 0
+    cdef int old_alpha = alpha
     if checked:
         best = -MATE + ply
-        n = gen_moves(&st.pos, mvs, False)
+        n = gen_moves(pos, mvs, False)
     else:
-        best = evaluate(&st.pos)
+        stand = hit.eval if found and hit.eval != NO_EVAL else evaluate(pos)
+        best = stand
+        if found and (hit.bound & (TT_LOWER if tt_score > stand else TT_UPPER)):
+            best = tt_score
         if best >= beta:
+            if not found:
+                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), stand, -1, TT_LOWER)
             return best
         if best > alpha:
             alpha = best
-        n = gen_moves(&st.pos, mvs, True)
-    score_moves(st, mvs, scores, n, 0)
+        n = gen_moves(pos, mvs, True)
+    score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hit.mv if found else 0,
+                st.killers[ply][0], st.killers[ply][1], 0, st.mkey[ply], -1)
+    cdef KingGuard g
+    guard_init(pos, &g, checked)
     for i in range(n):
         mv = pick(mvs, scores, n, i)
-        # a capture of a cheaper, defended piece rarely gains: skip it
-        # (measured: fewer qsearch nodes, same mates found; see README)
-        if not checked and scores[i] < SCORE_GOOD_CAPTURE \
-                and square_attacked(&st.pos, mv >> 8, st.pos.side ^ 1):
+        if not checked and st.params[P_QS_SEE] and not see_ge(pos, mv, 0):
             continue
-        if not step(st, mv):
+        if not step(st, mv, &g):
             continue
         legal += 1
         score = -qsearch(st, -beta, -alpha)
         unstep(st)
-        if st.stop:
+        if cx_load(&st.stop):
             return 0
         if score > best:
             best = score
             if score > alpha:
+                best_mv = mv
                 alpha = score
                 update_pv(st, mv)
                 if score >= beta:
                     break
+    if checked and legal == 0:
+        return -MATE + ply          # mated (or stalemated: a loss too)
+    tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), stand, -1,
+             TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
+                                            else TT_UPPER))
     return best
 
 
-cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null) noexcept nogil:
+# --- the main search --------------------------------------------------------------------
+
+cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) noexcept nogil:
     cdef int ply = st.ply
     cdef Position *pos = &st.pos
     cdef bint pv_node = beta - alpha > 1
     cdef int score
+    cdef int *prm = st.params
     st.pv_len[ply] = 0
 
-    # 1. repetition (perpetual check loses) and the ply limit
+    # 1. repetition (perpetual check or chase loses), the move limit, the ply limit
     if repetition(st, &score):
         return score
-    if ply >= MAX_PLY - 1:
-        return evaluate(pos)
-
-    # 2. check extension, then quiescence at the horizon
     cdef bint checked = st.checks[st.root + ply]
-    if checked:
+    if pos.halfmove >= MOVE_LIMIT and not checked:
+        return 0
+    if ply >= MAX_PLY - 1:
+        return 0 if checked else evaluate(pos)
+
+    # 2. check extension (within reason), then quiescence at the horizon
+    if checked and ply < 2 * st.root_depth + 8:
         depth += 1
     if depth <= 0:
         return qsearch(st, alpha, beta)
     if out_of_budget(st):
         return 0
+    if ply > st.seldepth:
+        st.seldepth = ply
 
     # 3. mate distance pruning
     if alpha < -MATE + ply:
@@ -370,101 +337,230 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null
         return alpha
 
     # 4. transposition table
-    cdef TTEntry *e = &st.tt[pos.key & st.tt_mask]
-    cdef int hash_mv = 0
-    if e.key == pos.key:
-        hash_mv = e.mv
-        if not is_pseudo_legal(pos, hash_mv):
+    cdef int excluded = st.excluded[ply]
+    cdef TTHit hit
+    cdef bint found = excluded == 0 and tt_probe(&st.tt, pos.key, &hit)
+    cdef int hash_mv = 0, tt_score = 0
+    if found:
+        tt_score = score_from_tt(hit.score, ply)
+        hash_mv = hit.mv
+        if hash_mv and not is_pseudo_legal(pos, hash_mv):
             hash_mv = 0
-        if not pv_node and e.depth >= depth:
-            score = tt_score_out(e.score, ply)
-            if (e.flag == TT_EXACT or (e.flag == TT_LOWER and score >= beta)
-                    or (e.flag == TT_UPPER and score <= alpha)):
-                return score
+        if not pv_node and hit.depth >= depth and (
+                hit.bound == TT_EXACT or (hit.bound == TT_LOWER and tt_score >= beta)
+                or (hit.bound == TT_UPPER and tt_score <= alpha)):
+            return tt_score
 
-    # 5. null move: if passing still fails high, so will a real move
+    # 5. static evaluation; improving: better than two plies ago
+    cdef int static_eval = NO_EVAL, eval_ = NO_EVAL
+    cdef bint improving = False
+    if not checked:
+        if found and hit.eval != NO_EVAL:
+            static_eval = hit.eval
+        else:
+            static_eval = evaluate(pos)
+        eval_ = static_eval
+        if found and abs(tt_score) < WIN and (
+                hit.bound & (TT_LOWER if tt_score > static_eval else TT_UPPER)):
+            eval_ = tt_score
+        if ply >= 2 and st.static_eval[ply - 2] != NO_EVAL:
+            improving = static_eval > st.static_eval[ply - 2]
+        elif ply >= 4 and st.static_eval[ply - 4] != NO_EVAL:
+            improving = static_eval > st.static_eval[ply - 4]
+        else:
+            improving = True
+    st.static_eval[ply] = static_eval
+    st.killers[ply + 1][0] = 0
+    st.killers[ply + 1][1] = 0
+
+    # 6. pruning from the static evaluation: not in check, not on the PV
     cdef Undo nu
-    cdef int static_eval = -INF
-    if not checked and not pv_node:
-        static_eval = evaluate(pos)
-    if (allow_null and not pv_node and not checked and depth >= 2 and beta < WIN
-            and null_ok(pos) and static_eval >= beta):
-        make_null(pos, &nu)
-        st.ply += 1
-        st.keys[st.root + st.ply] = pos.key
-        st.checks[st.root + st.ply] = 0
-        score = -search(st, depth - 3 - (depth > 6), -beta, -beta + 1, False)
-        st.ply -= 1
-        unmake_null(pos, &nu)
-        if st.stop:
-            return 0
-        if score >= beta:
-            return beta if score > WIN else score
+    cdef int r
+    if not checked and not pv_node and excluded == 0:
+        # razoring: hopeless near the horizon, unless captures save it
+        if prm[P_RAZOR] and depth <= 3 and eval_ + prm[P_RAZOR] * depth < alpha:
+            score = qsearch(st, alpha, alpha + 1)
+            if score <= alpha:
+                return score
+        # reverse futility: so far above beta that a quiet move will not fall below
+        if prm[P_RFP] and depth <= 7 and abs(beta) < WIN \
+                and eval_ - prm[P_RFP] * (depth - improving) >= beta:
+            return eval_
+        # null move: if passing still fails high, so will a real move
+        if prm[P_NULL] and depth >= 2 and st.mkey[ply] >= 0 and eval_ >= beta \
+                and static_eval >= beta - 20 * depth and abs(beta) < WIN and null_ok(pos):
+            r = 3 + depth // 4
+            if eval_ - beta >= 200:
+                r += 1
+            make_null(pos, &nu)
+            st.ply += 1
+            st.keys[st.root + st.ply] = pos.key
+            st.checks[st.root + st.ply] = 0
+            st.line[st.root + ply] = nu
+            st.mkey[st.ply] = -1
+            score = -search(st, depth - r, -beta, -beta + 1, not cut_node)
+            st.ply -= 1
+            unmake_null(pos, &nu)
+            if cx_load(&st.stop):
+                return 0
+            if score >= beta:
+                return beta if score > WIN else score
 
-    # 6. the moves: hash move, good captures, killers, bad captures, history
+    # 7. internal iterative reduction: no hash move, likely not worth full depth
+    if prm[P_IIR] and depth >= 4 and hash_mv == 0 and excluded == 0 and (pv_node or cut_node):
+        depth -= 1
+
+    # 8. the moves: the hash move before any generation (it often cuts off),
+    # then the generated ones, best first
     cdef int mvs[MAX_MOVES]
     cdef int scores[MAX_MOVES]
-    cdef int n = gen_moves(pos, mvs, False)
-    score_moves(st, mvs, scores, n, hash_mv)
+    cdef int tried[MAX_MOVES]
+    cdef int n_tried = 0
+    cdef int n = 0
+    cdef bint generated = False
+    cdef int k1 = st.mkey[ply] if prm[P_CONT] else -1
+    cdef int k2 = st.mkey[ply - 1] if ply >= 1 and prm[P_CONT] else -1
+    cdef int counter = st.hist.counter[st.mkey[ply]] if st.mkey[ply] >= 0 else 0
     cdef int best = -INF, best_mv = 0, legal = 0
     cdef int old_alpha = alpha
-    cdef int i, mv, r, new_depth
-    cdef bint quiet, gives
-    # futility: near the horizon, a quiet move cannot lift a hopeless
-    # static evaluation above alpha
-    cdef bint futile = (depth <= 2 and static_eval > -INF and abs(alpha) < WIN
-                        and static_eval + FUTILITY_MARGIN * depth <= alpha)
-    for i in range(n):
-        mv = pick(mvs, scores, n, i)
+    cdef int i = 0, mv, new_depth, ext, lmr_depth, sbeta, d, mscore
+    cdef bint quiet, gives, prune
+    cdef int lmp_limit = (3 + depth * depth) // (2 - improving)
+    cdef KingGuard g
+    guard_init(pos, &g, checked)
+    # ordered: the rest of mvs is sorted (quiet stage) or no longer worth
+    # ordering (late-move pruning has begun): take moves as they stand
+    cdef bint ordered = False
+    while True:
+        if not generated and hash_mv:
+            mv = hash_mv
+            mscore = SCORE_HASH
+            generated = True
+            n = -1                  # generate next time round
+        else:
+            if not generated or n < 0:
+                n = gen_moves(pos, mvs, False)
+                score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hash_mv,
+                            st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
+                generated = True
+            if i >= n:
+                break
+            if ordered:
+                mv = mvs[i]
+            else:
+                mv = pick(mvs, scores, n, i)
+                if scores[i] < SCORE_KILLER:
+                    sort_rest(mvs, scores, n, i)
+                    ordered = True
+            mscore = scores[i]
+            # a winning-looking capture that loses material by SEE goes to the back
+            if SCORE_GOOD_CAPTURE <= mscore < SCORE_HASH and not see_ge(pos, mv, 0):
+                scores[i] = SCORE_BAD_CAPTURE + capture_score(pos.board, mv)
+                continue
+            i += 1
+            if mv == hash_mv:
+                continue            # searched first
+        if mv == excluded:
+            continue
         quiet = pos.board[mv >> 8] == EMPTY
-        if not step(st, mv):
+
+        # 8a. pruning near the horizon, once a move is known not to be mated;
+        # checking moves are never pruned (in xiangqi most attacks are checks)
+        if best > -WIN and (quiet or mscore < 0):
+            lmr_depth = depth - 1 - (LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
+                                     if prm[P_LMR] else 0)
+            if lmr_depth < 0:
+                lmr_depth = 0
+            prune = False
+            if quiet and mscore < SCORE_KILLER:
+                if prm[P_LMP] and not pv_node and not checked and legal >= lmp_limit:
+                    prune = True
+                    ordered = True      # every later quiet move goes the same way
+                elif prm[P_FUTILITY] and not checked and lmr_depth <= 6 \
+                        and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha:
+                    prune = True
+                elif prm[P_SEE_QUIET] and lmr_depth <= 7 \
+                        and not see_ge(pos, mv, -prm[P_SEE_QUIET] * lmr_depth * lmr_depth):
+                    prune = True
+            elif not quiet and prm[P_SEE_CAPTURE] and depth <= 6 \
+                    and not see_ge(pos, mv, -prm[P_SEE_CAPTURE] * depth):
+                prune = True
+            if prune and not (may_give_check(pos, mv) and gives_check(pos, mv)):
+                continue
+
+        # 8b. singular extension: is the hash move much better than the rest?
+        ext = 0
+        if prm[P_SINGULAR] and mv == hash_mv and depth >= 8 and ply > 0 and excluded == 0 \
+                and (hit.bound & TT_LOWER) and hit.depth >= depth - 3 and abs(tt_score) < WIN \
+                and ply < 2 * st.root_depth:
+            sbeta = tt_score - 2 * depth
+            st.excluded[ply] = mv
+            score = search(st, (depth - 1) // 2, sbeta - 1, sbeta, cut_node)
+            st.excluded[ply] = 0
+            if cx_load(&st.stop):
+                return 0
+            if score < sbeta:
+                ext = 1
+            elif sbeta >= beta:
+                return sbeta            # several moves beat beta: multi-cut
+            st.pv_len[ply] = 0
+
+        if not step(st, mv, &g):
             continue
         legal += 1
         gives = st.checks[st.root + st.ply]
-        if futile and quiet and not gives and legal > 1 and scores[i] < SCORE_KILLER:
-            unstep(st)
-            continue
-        new_depth = depth - 1
-        if legal == 1:
-            score = -search(st, new_depth, -beta, -alpha, True)
-        else:
-            # 7. late-move reduction for quiet moves far down the list
-            r = 0
-            if depth >= 3 and legal > 3 and quiet and not checked and not gives \
-                    and scores[i] < SCORE_KILLER:
-                r = 1 if (pv_node or legal <= 8) else 2
-                if depth >= 7 and legal > 16 and not pv_node:
-                    r += 1
-                if r > new_depth - 1:
-                    r = new_depth - 1
-            score = -search(st, new_depth - r, -alpha - 1, -alpha, True)
-            if score > alpha and r > 0:
-                score = -search(st, new_depth, -alpha - 1, -alpha, True)
-            if score > alpha and score < beta:
-                score = -search(st, new_depth, -beta, -alpha, True)
+        new_depth = depth - 1 + ext
+
+        # 8c. late-move reductions, then principal-variation re-searches
+        if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node and (quiet or mscore < 0):
+            r = LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
+            r += not improving
+            r += cut_node
+            r -= pv_node
+            if mscore >= SCORE_KILLER and quiet:
+                r -= 1
+            if quiet and mscore < SCORE_KILLER:
+                r -= mscore // prm[P_HIST_DIV]     # the history score
+            if gives:
+                r -= 1
+            d = new_depth - r
+            if d > new_depth:
+                d = new_depth
+            if d < 1:
+                d = 1
+            score = -search(st, d, -alpha - 1, -alpha, True)
+            if score > alpha and d < new_depth:
+                score = -search(st, new_depth, -alpha - 1, -alpha, not cut_node)
+        elif not pv_node or legal > 1:
+            score = -search(st, new_depth, -alpha - 1, -alpha, not cut_node)
+        if pv_node and (legal == 1 or score > alpha):
+            score = -search(st, new_depth, -beta, -alpha, False)
         unstep(st)
-        if st.stop:
+        if cx_load(&st.stop):
             return 0
+
         if score > best:
             best = score
-            best_mv = mv
             if score > alpha:
+                best_mv = mv
                 alpha = score
-                update_pv(st, mv)
+                if pv_node:
+                    update_pv(st, mv)
                 if score >= beta:
                     if quiet:
-                        good_quiet(st, mv, depth)
+                        update_quiet_stats(st, mv, tried, n_tried, depth)
                     break
+        if quiet and n_tried < MAX_MOVES:
+            tried[n_tried] = mv
+            n_tried += 1
 
-    # 8. no legal move: mated or stalemated, and both lose in xiangqi
+    # 9. no legal move: mated or stalemated, and both lose in xiangqi
     if legal == 0:
-        return -MATE + ply
-    if best >= beta:
-        tt_store(st, depth, best, TT_LOWER, best_mv)
-    elif best > old_alpha:
-        tt_store(st, depth, best, TT_EXACT, best_mv)
-    else:
-        tt_store(st, depth, best, TT_UPPER, 0)
+        return alpha if excluded else -MATE + ply
+    if excluded == 0:
+        tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), static_eval, depth,
+                 TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
+                                                else TT_UPPER))
     return best
 
 
@@ -472,21 +568,37 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint allow_null
 # goes to the front of the list, and to st.best_mv / st.pv[0], as soon as it
 # is found, so an interrupted iteration still leaves its best move so far.
 cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept nogil:
-    cdef Position *pos = &st.pos
-    cdef int i, k, mv, score, best = -INF
+    cdef int i, k, mv, score, best = -INF, d, r
+    cdef bint quiet
     st.ply = 0
     st.pv_len[0] = 0
+    st.root_depth = depth
+    st.static_eval[0] = NO_EVAL if st.checks[st.root] else evaluate(&st.pos)
+    st.excluded[0] = 0
+    cdef KingGuard g
+    guard_init(&st.pos, &g, st.checks[st.root])
     for i in range(st.n_root):
         mv = st.root_moves[i]
-        step(st, mv)
+        quiet = st.pos.board[mv >> 8] == EMPTY
+        step(st, mv, &g)
         if i == 0:
-            score = -search(st, depth - 1, -beta, -alpha, True)
+            score = -search(st, depth - 1, -beta, -alpha, False)
         else:
-            score = -search(st, depth - 1, -alpha - 1, -alpha, True)
+            # late root moves: a reduced null-window look first
+            r = 0
+            if st.params[P_LMR] and depth >= 3 and i >= 3 and quiet and not st.checks[st.root + 1]:
+                r = LMR[depth if depth < 64 else 63][i if i < 64 else 63] - 1
+                if r < 0:
+                    r = 0
+                if r > depth - 2:
+                    r = depth - 2
+            score = -search(st, depth - 1 - r, -alpha - 1, -alpha, True)
+            if score > alpha and r > 0:
+                score = -search(st, depth - 1, -alpha - 1, -alpha, True)
             if score > alpha and score < beta:
-                score = -search(st, depth - 1, -beta, -alpha, True)
+                score = -search(st, depth - 1, -beta, -alpha, False)
         unstep(st)
-        if st.stop:
+        if cx_load(&st.stop):
             break
         if score > best:
             best = score
@@ -502,70 +614,134 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
     return best
 
 
+# Plays the principal variation of the quiescence search from pos (at most
+# max_moves moves): the quiet position the evaluation of pos rests on (the
+# tuner's positions).  Writes the moves to out; returns their number.
+cdef int quiet_line(SearchState *st, int *out, int max_moves) noexcept nogil:
+    st.ply = 0
+    st.nodes = 0
+    st.node_limit = 200000
+    cx_store(&st.stop, 0)
+    qsearch(st, -INF, INF)
+    cdef int n = st.pv_len[0]
+    if n > max_moves:
+        n = max_moves
+    cdef int k
+    for k in range(n):
+        out[k] = st.pv[0][k]
+    st.node_limit = 0
+    return n
+
+
 cdef class Searcher:
     """The C search state.  Private: use cxiangqi.engine.Engine."""
 
     cdef SearchState *st
-    cdef size_t tt_entries
+    cdef size_t tt_buckets
 
     def __cinit__(self, int hash_mb=64):
         self.st = <SearchState *> calloc(1, sizeof(SearchState))
         if self.st == NULL:
             raise MemoryError()
         self.set_hash(hash_mb)
+        cdef int i
+        for i in range(N_PARAMS):
+            self.st.params[i] = PARAM_DEFAULTS[i]
+        spec = os.environ.get("CXIANGQI_SEARCH_PARAMS", "")
+        if spec:
+            self.set_params(spec)
 
     def __dealloc__(self):
         if self.st != NULL:
-            free(self.st.tt)
+            free(self.st.tt.buckets)
             free(self.st)
+
+    def set_params(self, spec):
+        """Sets search parameters from "name=value,..." (names in PARAM_NAMES)."""
+        for item in spec.split(","):
+            name, sep, value = item.partition("=")
+            name = name.strip()
+            if not sep or name not in PARAM_NAMES:
+                raise ValueError(f"bad search parameter {item!r}: use name=value with a name "
+                                 f"from {PARAM_NAMES}")
+            try:
+                v = int(value)
+            except ValueError:
+                raise ValueError(f"bad search parameter {item!r}: the value must be an integer")
+            if name in ("lmr_div", "hist_div") and v <= 0:
+                raise ValueError(f"{name} must be positive")
+            self.st.params[PARAM_NAMES.index(name)] = v
+
+    def params(self):
+        return {name: self.st.params[i] for i, name in enumerate(PARAM_NAMES)}
 
     def set_hash(self, int mb):
         """Transposition table of about `mb` megabytes (a power of two of
-        entries, at least 1 MB)."""
+        buckets, at least 1 MB)."""
         if mb < 1 or mb > 65536:
             raise ValueError(f"hash size must be 1..65536 MB, got {mb}")
         cdef size_t n = 1
-        while n * 2 * sizeof(TTEntry) <= <size_t> mb * 1024 * 1024:
+        while n * 2 * sizeof(TTBucket) <= <size_t> mb * 1024 * 1024:
             n *= 2
-        cdef TTEntry *tt = <TTEntry *> calloc(n, sizeof(TTEntry))
-        if tt == NULL:
+        cdef TTBucket *buckets = <TTBucket *> calloc(n, sizeof(TTBucket))
+        if buckets == NULL:
             raise MemoryError(f"cannot allocate a {mb} MB hash table")
-        free(self.st.tt)
-        self.st.tt = tt
-        self.st.tt_mask = n - 1
-        self.tt_entries = n
+        free(self.st.tt.buckets)
+        self.st.tt.buckets = buckets
+        self.st.tt.mask = n - 1
+        self.tt_buckets = n
 
     def clear(self):
         """Forgets everything learnt: hash table, killers, history."""
-        memset(self.st.tt, 0, self.tt_entries * sizeof(TTEntry))
+        memset(self.st.tt.buckets, 0, self.tt_buckets * sizeof(TTBucket))
+        self.st.tt.generation = 0
         memset(self.st.killers, 0, sizeof(self.st.killers))
-        memset(self.st.history, 0, sizeof(self.st.history))
+        memset(&self.st.hist, 0, sizeof(History))
+
+    def new_search(self):
+        """Starts a new search generation: older table entries become the
+        first to be replaced."""
+        self.st.tt.generation = (self.st.tt.generation + 1) % TT_GENERATIONS
+
+    def hashfull(self):
+        """Permille of the table's first 500 buckets used by this search."""
+        cdef int i, k, used = 0
+        cdef int n = 500 if self.tt_buckets >= 500 else <int> self.tt_buckets
+        for i in range(n):
+            for k in range(2):
+                if self.st.tt.buckets[i].slot[k].data != 0 and \
+                        (self.st.tt.buckets[i].slot[k].data >> 58) == <u64> self.st.tt.generation:
+                    used += 1
+        return used * 1000 // (2 * n)
 
     def setup(self, PyPosition position, excluded=()):
         """Takes the position to search and its repetition history (the
-        game's positions since the last capture) from a _core.Position;
-        the root moves are its legal moves less `excluded` (move codes
-        from * 90 + to)."""
+        game's moves since the last capture) from a _core.Position; the root
+        moves are its legal moves less `excluded` (move codes from * 90 + to)."""
         cdef SearchState *st = self.st
         st.pos = position.pos
-        # walk back through the game to collect keys and check flags
+        # walk back through the game to collect keys, check flags and moves
         cdef int back = position.n_undo
         if back > st.pos.halfmove:
             back = st.pos.halfmove
         if back > MAX_HISTORY:
             back = MAX_HISTORY
+        if back < 0:
+            back = 0
         cdef int i
         st.root = back
         st.keys[back] = st.pos.key
         st.checks[back] = in_check(&st.pos, st.pos.side)
         for i in range(back):
-            unmake_move(&st.pos, &position.undo[position.n_undo - 1 - i])
+            st.line[back - 1 - i] = position.undo[position.n_undo - 1 - i]
+            unmake_move(&st.pos, &st.line[back - 1 - i])
             st.keys[back - 1 - i] = st.pos.key
             st.checks[back - 1 - i] = in_check(&st.pos, st.pos.side)
         st.pos = position.pos
         # the repetition window must not reach before the collected history
-        if st.pos.halfmove > back:
-            st.pos.halfmove = back
+        # (the move limit still counts from the real clock)
+        if st.pos.halfmove < 0:
+            st.pos.halfmove = 0
         cdef int mvs[MAX_MOVES]
         cdef int n = gen_legal(&st.pos, mvs, False)
         cdef set skip = set(excluded)
@@ -575,14 +751,26 @@ cdef class Searcher:
                 st.root_moves[st.n_root] = mvs[i]
                 st.root_scores[st.n_root] = 0
                 st.n_root += 1
-        st.best_mv = st.root_moves[0] if st.n_root else 0
         st.seldepth = 0
-        st.stop = 0
+        cx_store(&st.stop, 0)
         st.ply = 0
+        st.mkey[0] = -1
+        if back > 0:
+            # the last game move, for the counter-move and continuation tables
+            st.pos = position.pos
+            unmake_move(&st.pos, &st.line[back - 1])
+            st.mkey[0] = move_key(st.pos.board, st.line[back - 1].mv)
+            st.pos = position.pos
         memset(st.killers, 0, sizeof(st.killers))
         memset(st.pv_len, 0, sizeof(st.pv_len))
-        # a first guess at the order: captures by MVV/LVA, the rest as generated
-        score_moves(st, st.root_moves, st.root_scores, st.n_root, 0)
+        memset(st.excluded, 0, sizeof(st.excluded))
+        build_lmr(st.params[P_LMR_DIV])
+        # a first guess at the order: hash move, then captures by MVV/LVA and
+        # quiet moves by history
+        cdef TTHit hit
+        cdef int hash_mv = hit.mv if tt_probe(&st.tt, st.pos.key, &hit) else 0
+        score_moves(&st.hist, st.pos.board, st.pos.side, st.root_moves, st.root_scores,
+                    st.n_root, hash_mv, 0, 0, 0, -1, -1)
         for i in range(st.n_root):
             pick(st.root_moves, st.root_scores, st.n_root, i)
         st.best_mv = st.root_moves[0] if st.n_root else 0
@@ -600,17 +788,19 @@ cdef class Searcher:
 
     def stop(self):
         """Asks a running search to return as soon as it can (any thread)."""
-        self.st.stop = 1
+        cx_store(&self.st.stop, 1)
 
     @property
     def stopped(self):
-        return self.st.stop != 0
+        return cx_load(&self.st.stop) != 0
 
     def search_depth(self, int depth, int alpha=-INF, int beta=INF):
         """One iteration to `depth` plies; returns its score (side to move's
         view).  The GIL is released throughout."""
         if depth < 1 or depth >= MAX_PLY - 1:
             raise ValueError(f"depth must be 1..{MAX_PLY - 2}")
+        if not (-INF <= alpha < beta <= INF):
+            raise ValueError(f"bad window ({alpha}, {beta})")
         cdef int score
         with nogil:
             score = search_root(self.st, depth, alpha, beta)
@@ -647,6 +837,27 @@ cdef class Searcher:
     def evaluate(self, PyPosition position):
         """Static evaluation of a position, side to move's view."""
         return evaluate(&position.pos)
+
+    def quiet_line(self, PyPosition position):
+        """The quiescence search's principal variation from the position
+        (moves as from * 90 + to): playing it reaches the quiet position
+        whose evaluation the position's value rests on."""
+        self.setup(position)
+        cdef int out[MAX_PLY]
+        cdef int n
+        with nogil:
+            n = quiet_line(self.st, out, MAX_PLY)
+        return [SQ_TO_SQ90[out[k] & 255] * 90 + SQ_TO_SQ90[out[k] >> 8] for k in range(n)]
+
+
+def eval_features(PyPosition position):
+    """(score, counts, phase, scale): the static evaluation (side to move's
+    view) and what it is made of: the feature counts (Red minus Black, in
+    the order of _eval.FEATURE_BLOCKS), the phase and the scale factor."""
+    cdef int tr[T_SIZE]
+    cdef int score = eval_trace(&position.pos, tr)
+    cdef int n = T_SIZE - 2
+    return score, [tr[k] for k in range(n)], tr[n], tr[n + 1]
 
 
 MATE_SCORE = MATE

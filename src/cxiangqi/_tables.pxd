@@ -21,5 +21,28 @@ cdef int HORSE_FROM[4][2]
 cdef int HORSE_JUMP[8]
 cdef int HORSE_LEG[8]
 
+# Sliding pieces by line masks (ElephantEye's idea): Position keeps, for each
+# rank, a 9-bit mask of its occupied files and, for each file, a 10-bit mask
+# of its occupied ranks.  For a piece at index i of a line with mask m,
+# SLIDE tells the index of the first piece below and above i (the rook's
+# blockers, -1 / the line's length when none) and of the second (the
+# cannon's targets).  Rook and cannon moves, attacks on a king, exchange
+# evaluation and mobility then cost a table look-up instead of a ray walk.
+ctypedef struct Slide:
+    signed char lo          # first occupied index below i, or -1
+    signed char hi          # first occupied index above i, or the length
+    signed char lo2         # second occupied index below i, or -1
+    signed char hi2         # second occupied index above i, or the length
+
+cdef Slide RANK_SLIDE[9][512]  # [file][mask of the rank]
+cdef Slide FILE_SLIDE[10][1024]  # [rank][mask of the file]
+
 cdef u64 ZOBRIST[14][256]      # [kind][sq]
 cdef u64 ZOBRIST_SIDE          # xor-ed in when Black is to move
+
+# PST[kind][sq]: material + placement of a piece of that kind on sq, from
+# its own side's point of view, as a packed Score (opening << 16 + endgame;
+# see make_score in _types.pxd).  make_move keeps Position.vl[side] as the
+# sum over the side's pieces, so material and placement cost one subtraction
+# at a node.  The numbers are _eval's: it fills this table when imported.
+cdef int PST[14][256]

@@ -18,6 +18,37 @@ cdef u64 _splitmix64() noexcept:
     return z ^ (z >> 31)
 
 
+cdef void _fill_slide(Slide *e, int i, int m, int length) noexcept:
+    cdef int j = i - 1
+    while j >= 0 and not (m >> j) & 1:
+        j -= 1
+    e.lo = j
+    if j >= 0:
+        j -= 1
+        while j >= 0 and not (m >> j) & 1:
+            j -= 1
+    e.lo2 = j
+    j = i + 1
+    while j < length and not (m >> j) & 1:
+        j += 1
+    e.hi = j
+    if j < length:
+        j += 1
+        while j < length and not (m >> j) & 1:
+            j += 1
+    e.hi2 = j
+
+
+cdef void _init_slides() noexcept:
+    cdef int i, m
+    for i in range(9):
+        for m in range(512):
+            _fill_slide(&RANK_SLIDE[i][m], i, m, 9)
+    for i in range(10):
+        for m in range(1024):
+            _fill_slide(&FILE_SLIDE[i][m], i, m, 10)
+
+
 cdef void _init_tables() noexcept:
     cdef int sq, f, r, i, k, pc, slot, pt, kind
     for sq in range(256):
@@ -74,6 +105,8 @@ cdef void _init_tables() noexcept:
         for k in range(2):
             HORSE_LEG[2 * i + k] = ORTH[i]
             HORSE_JUMP[2 * i + k] = 2 * ORTH[i] + (16 if ORTH[i] in (1, -1) else 1) * (1 - 2 * k)
+
+    _init_slides()
 
     for kind in range(14):
         for sq in range(256):

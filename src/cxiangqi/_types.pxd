@@ -35,6 +35,7 @@ cdef extern from *:
     const bint CX_DEBUG
 
 ctypedef uint8_t u8
+ctypedef uint16_t u16
 ctypedef uint64_t u64
 
 cdef enum:
@@ -102,3 +103,16 @@ cdef inline bint own_half(int sq, int side) noexcept nogil:
 
 cdef inline int pawn_forward(int side) noexcept nogil:
     return 16 - (side << 5)
+
+
+# A packed evaluation term (Stockfish's Score): the opening value in the
+# high 16 bits, the endgame value in the low 16, so one addition updates
+# both.  Each half must stay within +-32767 in any sum we form.
+cdef inline int make_score(int mg, int eg) noexcept nogil:
+    return <int> ((<unsigned int> mg) << 16) + eg
+
+cdef inline int eg_of(int s) noexcept nogil:
+    return <int> (<short> (s & 0xffff))
+
+cdef inline int mg_of(int s) noexcept nogil:
+    return <int> (<short> (((<unsigned int> s) + 0x8000) >> 16))

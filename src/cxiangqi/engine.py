@@ -10,6 +10,25 @@ Every iteration runs in C with the GIL released, so other Python threads
 (a GUI, an input reader) keep running while the engine thinks; progress is
 reported between iterations through ``on_info``.  ``stop()`` may be called
 from any thread.  Times are in seconds.
+
+Pondering (thinking on the opponent's time): ``engine.ponder(board, limit)``
+starts searching, in a background thread, the position after the move the
+opponent is expected to play, without any time limit, until ``ponderhit()``
+(that move was played: from then on `limit` applies, counted from the start
+of pondering, so a long ponder is answered at once) or ``stop()`` (another
+move was played: the result, for the wrong position, is to be thrown away).
+A ponder search that reaches its depth or node limit, or a mate, holds its
+answer until one of the two, as UCI asks.  ``search(board, limit,
+ponder=True)`` is the same search in the caller's thread; ``Engine.ponderhit()``
+and ``Engine.stop()`` end it from another.
+
+>>> board = Board()
+>>> board.push(Move.from_iccs("h2e2"))      # we played h2e2 and expect h9g7
+>>> board.push(Move.from_iccs("h9g7"))
+>>> pondering = engine.ponder(board, Limit(depth=3))
+>>> pondering.ponderhit()                   # h9g7 was played (else: pondering.stop())
+>>> pondering.result().move in board.legal_moves
+True
 """
 
 from __future__ import annotations
@@ -26,8 +45,8 @@ from .external import (EngineError, EngineTerminatedError, EngineTimeoutError, E
                        IllegalEngineMoveError, PlayResult)
 from .move import MOVES, Move
 
-__all__ = ["Engine", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS", "level_named",
-           "MATE_SCORE", "bench", "BENCH_FENS", "ExternalEngine", "EngineError",
+__all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS",
+           "level_named", "MATE_SCORE", "bench", "BENCH_FENS", "ExternalEngine", "EngineError",
            "EngineTerminatedError", "EngineTimeoutError", "IllegalEngineMoveError", "PlayResult"]
 
 # time kept in hand on every move, for the protocol round trip
@@ -129,6 +148,71 @@ class SearchInfo:
     multipv: int = 1
 
 
+class PonderSearch:
+    """A ponder search running in a background thread (made by
+    :meth:`Engine.ponder`): end it with :meth:`ponderhit` or :meth:`stop`,
+    then collect :meth:`result`."""
+
+    def __init__(self, engine: "Engine", board: Board, limit: Optional[Limit],
+                 kwargs: Dict) -> None:
+        self.engine = engine
+        self.board = board.copy()
+        self._result: Optional[SearchResult] = None
+        self._error: Optional[BaseException] = None
+        self._done = threading.Event()
+        # forget stops and hits meant for earlier searches here, in the
+        # caller's thread: one that comes after this call is then never lost
+        engine.clear_stop()
+        self._thread = threading.Thread(target=self._run, args=(limit, kwargs), daemon=True,
+                                        name="cxiangqi-ponder")
+        self._thread.start()
+
+    def _run(self, limit: Optional[Limit], kwargs: Dict) -> None:
+        try:
+            self._result = self.engine.search(self.board, limit, ponder=True, clear_stop=False,
+                                              **kwargs)
+        except BaseException as e:  # handed to result()
+            self._error = e
+        finally:
+            self._done.set()
+
+    def ponderhit(self) -> None:
+        """The expected move was played: search on under the limit."""
+        self.engine.ponderhit()
+
+    def stop(self) -> None:
+        """Another move was played (or the game ended): end the search."""
+        if not self._done.is_set():
+            self.engine.stop()
+
+    def done(self) -> bool:
+        """Has the search returned its answer?"""
+        return self._done.is_set()
+
+    def result(self, timeout: Optional[float] = None) -> SearchResult:
+        """The answer, once ponderhit() or stop() has ended the search
+        (TimeoutError if it has not within `timeout` seconds)."""
+        if not self._done.wait(timeout):
+            raise TimeoutError("the ponder search has not ended (call ponderhit() or stop())")
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+
+class _Ponder:
+    """A ponder search in progress: when it began, the time it may use once
+    hit (soft, else hard; None = no time limit) and how it ends."""
+
+    def __init__(self, soft: Optional[float], hard: Optional[float]) -> None:
+        self.start = _time.monotonic()
+        self.budget = soft if soft is not None else hard
+        self.hit = False
+        self.stopped = False             # by stop(), or by the time after a hit
+        self.settled = threading.Event()  # hit or stopped: the answer may be given
+        self.timer: Optional[threading.Timer] = None
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """The engine's answer.  ``score`` is in centipawns from the side to
@@ -169,6 +253,11 @@ class Engine:
         self._stop_requested = False
         self.level = level_named(level)
         self._random = random.Random(seed)
+        # pondering: the running ponder search, and a ponderhit() that came
+        # before it started (kept like a stop request)
+        self._ponder: Optional[_Ponder] = None
+        self._ponder_lock = threading.Lock()
+        self._hit_requested = False
 
     # --- configuration -----------------------------------------------------
 
@@ -187,28 +276,83 @@ class Engine:
         called) the request stays, so a stop that arrives just before a
         search it was meant for is not lost."""
         self._stop_requested = True
+        with self._ponder_lock:
+            p = self._ponder
+            if p is not None:
+                p.stopped = True
+                p.settled.set()
         self._searcher.stop()
+
+    def ponderhit(self) -> None:
+        """Tells the running ponder search that the expected move was
+        played: it becomes a normal search under its limit, whose time
+        counts from the start of pondering (from any thread).  Like stop(),
+        a ponderhit that comes before the ponder search has started is kept
+        for it until clear_stop() or the next search."""
+        with self._ponder_lock:
+            p = self._ponder
+            if p is None:
+                self._hit_requested = True
+            else:
+                self._hit(p)
+
+    def _hit(self, p: _Ponder) -> None:
+        # called with _ponder_lock held
+        if p.hit or p.stopped:
+            return
+        p.hit = True
+        p.settled.set()
+        if p.budget is None:            # no time limit: on to its depth or a stop()
+            return
+        left = p.start + p.budget - _time.monotonic()
+        if left <= 0:
+            p.stopped = True
+            self._searcher.stop()
+        else:
+            p.timer = threading.Timer(left, self._ponder_time_up, (p,))
+            p.timer.daemon = True
+            p.timer.start()
+
+    def _ponder_time_up(self, p: _Ponder) -> None:
+        with self._ponder_lock:
+            if self._ponder is p and not p.stopped:
+                p.stopped = True
+                self._searcher.stop()
 
     def clear_stop(self) -> None:
         """Forgets an earlier stop(); search(..., clear_stop=False) then
         honours only stops that come after this call (protocol front ends
-        call it when they read "go", before handing the search to a thread)."""
+        call it when they read "go", before handing the search to a thread).
+        Forgets an early ponderhit() as well."""
         self._stop_requested = False
+        self._hit_requested = False
 
     # --- searching ---------------------------------------------------------
+
+    def ponder(self, board: Board, limit: Optional[Limit] = None, *,
+               on_info: Optional[Callable[[SearchInfo], None]] = None,
+               level: Union[str, int, Level, None] = None,
+               banmoves: Iterable[Move] = ()) -> PonderSearch:
+        """Starts pondering on `board` (the position after the opponent's
+        expected move) in a background thread; see the module documentation."""
+        return PonderSearch(self, board, limit,
+                            {"on_info": on_info, "level": level, "banmoves": list(banmoves)})
 
     def search(self, board: Board, limit: Optional[Limit] = None, *,
                on_info: Optional[Callable[[SearchInfo], None]] = None,
                level: Union[str, int, Level, None] = None,
-               banmoves: Iterable[Move] = (), clear_stop: bool = True) -> SearchResult:
+               banmoves: Iterable[Move] = (), clear_stop: bool = True,
+               ponder: bool = False) -> SearchResult:
         """Searches the board's position (its move stack gives the history
         for repetition) and returns the best move.  With a level that has
         randomness, picks among the moves within that many centipawns of
-        the best."""
+        the best.  ponder=True: a ponder search (see the module
+        documentation), which returns after ponderhit() and its limit, or
+        after stop()."""
         lvl = self.level if level is None else level_named(level)
         if lvl.randomness > 0:
             lines = self.analyse(board, limit, multipv=4, on_info=on_info, level=lvl,
-                                 banmoves=banmoves, clear_stop=clear_stop)
+                                 banmoves=banmoves, clear_stop=clear_stop, ponder=ponder)
             if not lines or lines[0].move is None:
                 return lines[0] if lines else self._no_move()
             best = lines[0].score
@@ -218,17 +362,19 @@ class Engine:
                      and abs(r.score) < BAN_SCORE]
             return self._random.choice(close) if close else lines[0]
         return self.analyse(board, limit, multipv=1, on_info=on_info, level=lvl,
-                            banmoves=banmoves, clear_stop=clear_stop)[0]
+                            banmoves=banmoves, clear_stop=clear_stop, ponder=ponder)[0]
 
     def analyse(self, board: Board, limit: Optional[Limit] = None, multipv: int = 1, *,
                 on_info: Optional[Callable[[SearchInfo], None]] = None,
                 level: Union[str, int, Level, None] = None,
-                banmoves: Iterable[Move] = (), clear_stop: bool = True) -> List[SearchResult]:
+                banmoves: Iterable[Move] = (), clear_stop: bool = True,
+                ponder: bool = False) -> List[SearchResult]:
         """The best `multipv` lines, best first (fewer when there are fewer
         legal moves; one result with move None when there is none).
 
         Without a limit the level's own time and depth apply; with one, the
-        limit does, and a level below 10 can only shorten it."""
+        limit does, and a level below 10 can only shorten it.  ponder=True:
+        time does not count until ponderhit() (see search())."""
         if not isinstance(board, Board):
             raise TypeError(f"expected a Board, got {type(board).__name__}")
         if multipv < 1:
@@ -238,8 +384,38 @@ class Engine:
         banned = [m.from_square * 90 + m.to_square for m in banmoves]
         if clear_stop:
             self._stop_requested = False
+            self._hit_requested = False
         with self._lock:
+            if ponder:
+                return self._ponder_iterate(board, depth, nodes, soft, hard, multipv, banned,
+                                            on_info)
+            self._hit_requested = False
             return self._iterate(board, depth, nodes, soft, hard, multipv, banned, on_info)
+
+    def _ponder_iterate(self, board: Board, depth: int, nodes: int, soft: Optional[float],
+                        hard: Optional[float], multipv: int, banned: List[int],
+                        on_info: Optional[Callable[[SearchInfo], None]]) -> List[SearchResult]:
+        # _iterate without a time limit; ponderhit() arms one (a timer that
+        # stops the search), stop() ends it.  An answer found before either
+        # is held until one comes.
+        p = _Ponder(soft, hard)
+        with self._ponder_lock:
+            self._ponder = p
+            if self._stop_requested:
+                p.stopped = True
+                p.settled.set()
+            elif self._hit_requested:
+                self._hit(p)
+            self._hit_requested = False
+        try:
+            results = self._iterate(board, depth, nodes, None, None, multipv, banned, on_info)
+            p.settled.wait()
+        finally:
+            with self._ponder_lock:
+                self._ponder = None
+                if p.timer is not None:
+                    p.timer.cancel()
+        return results
 
     @staticmethod
     def _budget(limit: Optional[Limit], lvl: Level):
@@ -283,6 +459,7 @@ class Engine:
         s = self._searcher
         start = _time.monotonic()
         s.reset_counters()
+        s.new_search()
         s.set_limits(nodes, start + hard if hard is not None else 0.0)
         n_root = self._setup(board, banned)
         if n_root == 0:
@@ -322,7 +499,10 @@ class Engine:
 
     def _setup(self, board: Board, excluded: List[int]) -> int:
         n = self._searcher.setup(board._core, excluded)
-        if self._stop_requested:        # a stop() that came before or during set-up
+        p = self._ponder
+        # a stop() that came before or during set-up (or that ended pondering:
+        # clear_stop() for the next search must not revive a stopped ponder search)
+        if self._stop_requested or (p is not None and p.stopped):
             self._searcher.stop()
         return n
 

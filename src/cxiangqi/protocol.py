@@ -6,7 +6,8 @@ command picks the protocol:
 ``ucci``
     UCCI 3.0 (www.xqbase.com/protocol/cchess_ucci.htm, as ElephantEye speaks
     it): ``setoption <name> [<value>]`` (usemillisec, hashsize, newgame, level,
-    randomness, batch, ponder, debug), ``position {fen F | startpos} [moves ...]``,
+    randomness, batch, ponder, debug, usebook (alias ownbook)),
+    ``position {fen F | startpos} [moves ...]``,
     ``banmoves ...``, ``go [ponder | draw] {depth N | nodes N | time T
     [movestogo N | increment I] [opptime ...] | infinite}``, ``ponderhit
     [draw]``, ``stop``, ``probe``, ``quit``; answers ``info depth .. score ..
@@ -18,7 +19,7 @@ command picks the protocol:
 ``uci``
     UCI as Pikafish speaks it for xiangqi (squares ``a0``..``i9``, rank 0 on
     Red's side, ``w`` = Red): options Hash, Clear Hash, MultiPV, Skill Level,
-    Threads, Ponder; ``go`` with depth, nodes, movetime, wtime/btime,
+    Threads, Ponder, OwnBook; ``go`` with depth, nodes, movetime, wtime/btime,
     winc/binc, movestogo, infinite, ponder, searchmoves; ``info depth seldepth
     multipv score cp|mate nodes nps time pv``, ``bestmove M [ponder P]`` and
     ``bestmove (none)`` when there is no legal move.  Problems are reported as
@@ -32,18 +33,25 @@ queued and run, in order, when it ends.  A line that cannot be understood (an
 unknown command, a bad FEN, an illegal move, a line over 64 KiB, binary junk)
 is answered with an info line saying what was wrong and otherwise ignored;
 end of input means ``quit``.
+
+With the book on (UCI ``OwnBook``, UCCI ``usebook``; off by default), a ``go``
+in a position of the shipped opening book (:mod:`cxiangqi.book`) is answered
+at once with a book move picked at random by weight, after an info line
+``book move ...``; ``go ponder`` and infinite searches always search.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import random
 import sys
 import threading
 import time
 from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence
 
 from .board import Board
+from .book import Book
 from .engine import LEVELS, Engine, Level, Limit, SearchInfo, SearchResult, level_named
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_FEN
@@ -76,7 +84,7 @@ DRAW_ACCEPT_BELOW = 30
 UCCI_RANDOMNESS = {"none": 0, "tiny": 10, "small": 20, "medium": 40, "large": 80, "huge": 160}
 # UCCI options a GUI may set that this engine has no use for (accepted silently,
 # as the UCCI document asks)
-UCCI_IGNORED_OPTIONS = {"usebook", "useegtb", "bookfiles", "egtbpaths", "evalapi", "threads",
+UCCI_IGNORED_OPTIONS = {"useegtb", "bookfiles", "egtbpaths", "evalapi", "threads",
                         "idle", "promotion", "pruning", "knowledge", "style", "loadbook",
                         "repetition", "drawmoves", "selectivity", "usehash"}
 _LEVEL_NAMES = [str(i) for i in range(1, 11)] + ["easy", "normal", "hard"]
@@ -340,6 +348,8 @@ class EngineServer:
         self.millisec = True
         self.batch = False
         self.debug = False
+        self.own_book: Optional[Book] = None   # the book, when OwnBook/usebook is on
+        self._book_rng = random.Random()
         self.quitting = False
         self.job: Optional[_Job] = None
         self.pending: List[str] = []
@@ -483,6 +493,7 @@ class EngineServer:
         self.send("option name Skill Level type spin default 10 min 1 max 10")
         self.send("option name Threads type spin default 1 min 1 max 1")
         self.send("option name Ponder type check default false")
+        self.send("option name OwnBook type check default false")
         self.engine  # allocate the hash table now, not during the first search
         self.send("uciok")
 
@@ -494,6 +505,7 @@ class EngineServer:
         self.send("option batch type check default false")
         self.send("option debug type check default false")
         self.send("option ponder type check default false")
+        self.send("option usebook type check default false")
         self.send(f"option hashsize type spin min 1 max {MAX_HASH_MB} default {self.hash_mb}")
         self.send("option level type combo " + " ".join(f"var {n}" for n in _LEVEL_NAMES)
                   + " default hard")
@@ -538,6 +550,8 @@ class EngineServer:
             self._option_int(name, value, 1, 1)
         elif key == "ponder":
             self._option_bool(name, value)
+        elif key == "ownbook":
+            self._set_book(self._option_bool(name, value))
         else:
             raise _BadCommand(f"no such option: {_show(name, 40)}")
 
@@ -567,6 +581,8 @@ class EngineServer:
             self.debug = self._option_bool(key, value)
         elif key == "ponder":
             self._option_bool(key, value)
+        elif key in ("usebook", "ownbook"):
+            self._set_book(self._option_bool(key, value))
         elif key in UCCI_IGNORED_OPTIONS:
             pass
         else:
@@ -599,6 +615,13 @@ class EngineServer:
                 self._engine.set_hash(mb)
             except (MemoryError, ValueError) as e:
                 raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
+
+    def _set_book(self, on: bool) -> None:
+        try:
+            self.own_book = Book.default() if on else None
+        except (OSError, ValueError) as e:
+            self.own_book = None
+            raise _BadCommand(f"cannot open the opening book: {e}") from None
 
     def _set_level(self, name: str, value: Optional[str]) -> None:
         key = (value or "").strip().lower()
@@ -656,6 +679,14 @@ class EngineServer:
             allowed = set(_parse_moves(self.board, searchmoves, "searchmoves", self.complain))
             if allowed:
                 banmoves = [m for m in self.board.legal_moves if m not in allowed]
+        if self.own_book is not None and not ponder and not limit.infinite:
+            move = self.own_book.choice(self.board, self._book_rng, exclude=banmoves)
+            if move is not None:
+                self._stop_queued_go = False
+                kind = "message" if self.protocol == "ucci" else "string"
+                self.send(f"info {kind} book move {move.iccs()}")
+                self.send(f"bestmove {move.iccs()}")
+                return
         job = _Job(self, self.board.copy(), limit, ponder=ponder, hold=hold, banmoves=banmoves,
                    multipv=self.multipv if self.protocol == "uci" else 1, draw_offered=draw)
         self.job = job

@@ -1,0 +1,121 @@
+"""The evaluation: symmetric, incremental where it claims to be, and exactly
+the linear function of its features that tools/tune.py fits."""
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from cxiangqi import Board
+from cxiangqi import _eval
+from cxiangqi._search import Searcher, eval_features
+from cxiangqi.eval_weights import WEIGHTS
+
+from conftest import games, positions
+
+
+def _cells(row: str):
+    out = []
+    for ch in row:
+        out.extend("." * int(ch) if ch.isdigit() else ch)
+    return out
+
+
+def _row(cells) -> str:
+    text, empty = "", 0
+    for c in cells:
+        if c == ".":
+            empty += 1
+        else:
+            text += (str(empty) if empty else "") + c
+            empty = 0
+    return text + (str(empty) if empty else "")
+
+
+def colour_mirror(fen: str) -> str:
+    """The same position with the colours swapped: ranks flipped top to
+    bottom, upper and lower case swapped, the other side to move."""
+    board, side, *rest = fen.split()
+    rows = [r.swapcase() for r in board.split("/")[::-1]]
+    return " ".join(["/".join(rows), "b" if side == "w" else "w"] + rest)
+
+
+def file_mirror(fen: str) -> str:
+    """The same position reflected left to right."""
+    board, *rest = fen.split()
+    return " ".join(["/".join(_row(_cells(r)[::-1]) for r in board.split("/"))] + rest)
+
+
+def _sample_fens():
+    fens = [p["fen"] for p in positions()]
+    rng = random.Random(zlib.crc32(b"eval-sample"))
+    for game in rng.sample(games(), 60):
+        board = Board()
+        for text in game["moves"]:
+            board.push_iccs(text)
+            fens.append(board.fen())
+    return fens
+
+
+@pytest.fixture(scope="module")
+def sample_fens():
+    return _sample_fens()
+
+
+def test_evaluation_is_colour_and_file_symmetric(sample_fens):
+    searcher = Searcher(1)
+    checked = 0
+    for fen in sample_fens:
+        board = Board(fen)
+        score = searcher.evaluate(board._core)
+        assert searcher.evaluate(Board(colour_mirror(fen))._core) == score, fen
+        assert searcher.evaluate(Board(file_mirror(fen))._core) == score, fen
+        checked += 1
+    assert checked > 5000
+
+
+def test_the_evaluation_is_the_linear_model_the_tuner_fits(sample_fens):
+    w = _eval.weights()
+    flat = [None] * _eval.N_FEATURE_COUNT
+    for name, first, length in _eval.FEATURE_BLOCKS:
+        for i in range(length):
+            flat[first + i] = w[name][i]
+    for fen in sample_fens[::7]:
+        board = Board(fen)
+        score, counts, phase, scale = eval_features(board._core)
+        mg = sum(c * flat[i][0] for i, c in enumerate(counts) if c)
+        eg = sum(c * flat[i][1] for i, c in enumerate(counts) if c)
+        red = (mg * phase + eg * (_eval.PHASE_FULL - phase)) / _eval.PHASE_FULL
+        red = red * scale / _eval.SCALE_FULL
+        expected = red if board.turn else -red
+        assert abs(score - expected) <= 2, (fen, score, expected)
+        assert 0 <= phase <= _eval.PHASE_FULL and 0 <= scale <= _eval.SCALE_FULL
+
+
+def test_the_shipped_weights_are_loaded():
+    assert _eval.weights() == {k: [tuple(p) for p in v] for k, v in WEIGHTS.items()}
+
+
+def test_incremental_sums_survive_games():
+    # the material/placement sums kept by make/unmake equal a fresh position's
+    searcher = Searcher(1)
+    for game in games()[:200]:
+        board = Board()
+        for text in game["moves"]:
+            board.push_iccs(text)
+        fresh = Board(board.fen())
+        assert searcher.evaluate(board._core) == searcher.evaluate(fresh._core)
+
+
+def test_drawish_material_is_scaled_down():
+    searcher = Searcher(1)
+    # a lone horse against full defence: far less than its material
+    lone_horse = Board("3akab2/9/4b4/9/9/9/9/4N4/9/4K4 w - - 0 1")
+    assert abs(searcher.evaluate(lone_horse._core)) < 100
+    # a rook against full defence is a book draw
+    lone_rook = Board("2bakab2/9/9/9/9/9/9/9/3R5/3K5 w - - 0 1")
+    assert abs(searcher.evaluate(lone_rook._core)) < 150
+    # but a rook against a bare king wins
+    bare = Board("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")
+    assert searcher.evaluate(bare._core) > 500
