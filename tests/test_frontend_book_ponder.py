@@ -192,6 +192,21 @@ def test_no_pondering_at_the_easy_levels_and_when_off():
     c.shutdown()
 
 
+def test_a_move_that_ends_the_game_stops_pondering():
+    engine = CountingEngine()
+    c = make(engine, level="4", book=False)
+    c.new_game(fen="4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1")      # Red mates with a0a9
+    c._start_ponder(BLACK, "4", M("b8b7"))           # the computer expects another move
+    task = c._ponder
+    assert c.ponder_move == M("b8b7") and task.thread.is_alive()
+    assert c.play(M("a0a9")) and c.outcome is not None and c.outcome.winner == RED
+    assert c.ponder_move is None                        # no search left thinking forever
+    task.thread.join(WAIT)
+    assert not task.thread.is_alive()
+    assert c.ponder_rate is None and engine.count("search") == 0
+    c.shutdown()
+
+
 # --- the window --------------------------------------------------------------------------
 
 def test_engine_panel_shows_the_ponder_hit_rate_and_the_menu_sets_it(app):

@@ -610,6 +610,8 @@ class GameController(PollingController):
         self._clock_log.append(dict(self.clocks))
         self.hint_move = None
         self.outcome = self._rules_outcome()
+        if self.outcome is not None:
+            self._cancel_ponder()       # the game is over: nothing left to answer
         self._clock_go()
         self._emit("move", move=move, captured=captured, check=self.board.is_check(),
                    by_computer=by_computer)
