@@ -122,10 +122,14 @@ class Model:
     """eval(w) = counts @ (w_mg * ph + w_eg * (PH - ph)) / PH * scale / SCALE,
     Red's point of view, in centipawns."""
 
-    def __init__(self, data: Dict[str, np.ndarray]) -> None:
+    def __init__(self, data: Dict[str, np.ndarray], rows: Optional[np.ndarray] = None) -> None:
         n = len(data["result"])
         f = int(data["n_features"])
-        self.counts = sp.csr_matrix((data["vals"], (data["rows"], data["cols"])), shape=(n, f))
+        counts = sp.csr_matrix((data["vals"], (data["rows"], data["cols"])), shape=(n, f))
+        if rows is not None:                # a subset of the positions
+            counts = counts[rows]
+            data = {key: data[key][rows] for key in ("phase", "scale", "result")}
+        self.counts = counts
         self.counts_t = self.counts.T.tocsr()
         ph = data["phase"] / _eval.PHASE_FULL
         sc = data["scale"] / _eval.SCALE_FULL
@@ -177,7 +181,12 @@ def fit_k(model: Model, w: np.ndarray) -> float:
 
 
 def fit(model: Model, w0: np.ndarray, k: float, iterations: int, lr: float,
-        frozen: np.ndarray) -> np.ndarray:
+        frozen: np.ndarray, l2: float = 0.0, prior: Optional[np.ndarray] = None,
+        quiet: bool = False) -> np.ndarray:
+    """Adam on MSE + l2 * sum((w - prior)^2) / 10^4 (centipawns): the
+    penalty keeps weights that the data says little about (rare squares)
+    near the prior instead of letting them chase noise."""
+    prior = w0 if prior is None else prior
     w = w0.copy()
     m = np.zeros_like(w)
     v = np.zeros_like(w)
@@ -185,11 +194,12 @@ def fit(model: Model, w0: np.ndarray, k: float, iterations: int, lr: float,
     mask = (model.seen[:, None] & ~frozen[:, None]).astype(np.float64) * np.ones((1, 2))
     for t in range(1, iterations + 1):
         loss, g = model.gradient(w, k)
+        g += l2 * 2.0 * (w - prior) / 1e4
         g *= mask
         m = b1 * m + (1 - b1) * g
         v = b2 * v + (1 - b2) * g * g
         w -= lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
-        if t % 100 == 0 or t == 1:
+        if not quiet and (t % 100 == 0 or t == 1):
             print(f"iteration {t}: loss {loss:.6f}", file=sys.stderr, flush=True)
     return w
 
@@ -236,6 +246,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     f.add_argument("--iterations", type=int, default=1500)
     f.add_argument("--lr", type=float, default=1.0)
     f.add_argument("--k", type=float, help="fix K instead of fitting it")
+    f.add_argument("--l2", type=float, nargs="+", default=[0.0],
+                   help="L2 pull towards the current weights; with several values, each "
+                        "is fitted on 90%% of the positions and the one with the lowest "
+                        "error on the other 10%% is used for the final fit")
+    f.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
     if args.cmd == "positions":
@@ -250,18 +265,36 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     data = {key: np.concatenate([part[key] for part in parts])
             for key in ("rows", "cols", "vals", "phase", "scale", "result")}
     data["n_features"] = parts[0]["n_features"]
-    model = Model(data)
     w0 = flatten(_eval.weights())
     frozen = np.zeros(len(w0), dtype=bool)
     frozen[0] = True                      # the king's material stays 0
+    n = len(data["result"])
+    l2 = args.l2[0]
+    if len(args.l2) > 1:
+        # hold out 10% of the positions to choose the penalty
+        rng = np.random.default_rng(args.seed)
+        held = rng.random(n) < 0.1
+        train, valid = Model(data, np.nonzero(~held)[0]), Model(data, np.nonzero(held)[0])
+        k = args.k if args.k else fit_k(train, w0)
+        best = None
+        for lam in args.l2:
+            w = fit(train, w0, k, args.iterations, args.lr, frozen, l2=lam, quiet=True)
+            v = valid.loss(w, k)
+            print(f"l2 {lam:g}: train {train.loss(w, k):.6f}, validation {v:.6f}",
+                  file=sys.stderr, flush=True)
+            if best is None or v < best[0]:
+                best = (v, lam)
+        l2 = best[1]
+        print(f"chosen l2 = {l2:g}", file=sys.stderr)
+    model = Model(data)
     k = args.k if args.k else fit_k(model, w0)
     print(f"{len(model.result)} positions, K = {k:.3f}, loss before {model.loss(w0, k):.6f}",
           file=sys.stderr)
-    w = fit(model, w0, k, args.iterations, args.lr, frozen)
+    w = fit(model, w0, k, args.iterations, args.lr, frozen, l2=l2)
     loss = model.loss(w, k)
     print(f"loss after {loss:.6f}", file=sys.stderr)
     note = (f"Fitted on {len(model.result):,} quiet positions ({', '.join(map(os.path.basename, args.data))}), "
-            f"K = {k:.3f}, {args.iterations} Adam iterations:\n"
+            f"K = {k:.3f}, L2 {l2:g}, {args.iterations} Adam iterations:\n"
             f"mean squared error {model.loss(w0, k):.6f} -> {loss:.6f}.")
     write_weights(args.output, unflatten(w), note)
     print(f"wrote {args.output}", file=sys.stderr)

@@ -638,11 +638,14 @@ cdef class Searcher:
 
     cdef SearchState *st
     cdef size_t tt_buckets
+    cdef bint owns_tt
+    cdef object tt_owner        # the Searcher whose table this one uses (Lazy SMP)
 
     def __cinit__(self, int hash_mb=64):
         self.st = <SearchState *> calloc(1, sizeof(SearchState))
         if self.st == NULL:
             raise MemoryError()
+        self.owns_tt = False
         self.set_hash(hash_mb)
         cdef int i
         for i in range(N_PARAMS):
@@ -653,7 +656,8 @@ cdef class Searcher:
 
     def __dealloc__(self):
         if self.st != NULL:
-            free(self.st.tt.buckets)
+            if self.owns_tt:
+                free(self.st.tt.buckets)
             free(self.st)
 
     def set_params(self, spec):
@@ -686,14 +690,43 @@ cdef class Searcher:
         cdef TTBucket *buckets = <TTBucket *> calloc(n, sizeof(TTBucket))
         if buckets == NULL:
             raise MemoryError(f"cannot allocate a {mb} MB hash table")
-        free(self.st.tt.buckets)
+        if self.owns_tt:
+            free(self.st.tt.buckets)
         self.st.tt.buckets = buckets
         self.st.tt.mask = n - 1
         self.tt_buckets = n
+        self.owns_tt = True
+        self.tt_owner = None
+
+    def share_table(self, Searcher owner):
+        """Searches with owner's transposition table from now on (the helper
+        threads of a Lazy SMP search share the main searcher's table: the
+        entries are written lock-free, see _tt.pxd).  The owner keeps the
+        memory; call again after the owner's set_hash()."""
+        if owner is self:
+            return
+        if self.owns_tt:
+            free(self.st.tt.buckets)
+        self.st.tt.buckets = owner.st.tt.buckets
+        self.st.tt.mask = owner.st.tt.mask
+        self.st.tt.generation = owner.st.tt.generation
+        self.tt_buckets = owner.tt_buckets
+        self.owns_tt = False
+        self.tt_owner = owner
+
+    @property
+    def generation(self):
+        return self.st.tt.generation
+
+    @generation.setter
+    def generation(self, int value):
+        self.st.tt.generation = value % TT_GENERATIONS
 
     def clear(self):
-        """Forgets everything learnt: hash table, killers, history."""
-        memset(self.st.tt.buckets, 0, self.tt_buckets * sizeof(TTBucket))
+        """Forgets everything learnt: hash table (when this searcher owns
+        it), killers, history."""
+        if self.owns_tt:
+            memset(self.st.tt.buckets, 0, self.tt_buckets * sizeof(TTBucket))
         self.st.tt.generation = 0
         memset(self.st.killers, 0, sizeof(self.st.killers))
         memset(&self.st.hist, 0, sizeof(History))

@@ -51,6 +51,8 @@ __all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "Lev
 
 # time kept in hand on every move, for the protocol round trip
 MOVE_OVERHEAD = 0.03
+#: the most search threads an Engine takes
+MAX_THREADS = 64
 
 
 @dataclass(frozen=True)
@@ -247,9 +249,11 @@ class Engine:
     Engines to search in parallel."""
 
     def __init__(self, hash_mb: int = 64, level: Union[str, int, Level] = "hard",
-                 seed: Optional[int] = None) -> None:
+                 seed: Optional[int] = None, threads: int = 1) -> None:
         self._searcher = Searcher(hash_mb)
+        self._helpers: List[Searcher] = []
         self._lock = threading.Lock()
+        self.set_threads(threads)
         self._stop_requested = False
         self.level = level_named(level)
         self._random = random.Random(seed)
@@ -264,11 +268,32 @@ class Engine:
     def set_hash(self, mb: int) -> None:
         with self._lock:
             self._searcher.set_hash(mb)
+            for h in self._helpers:
+                h.share_table(self._searcher)
+
+    @property
+    def threads(self) -> int:
+        return 1 + len(self._helpers)
+
+    def set_threads(self, threads: int) -> None:
+        """Search with `threads` threads (Lazy SMP: helper threads search the
+        same position, deeper by turns, sharing the transposition table; the
+        main thread decides).  1, the default, is deterministic."""
+        if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be an integer 1..{MAX_THREADS}, got {threads!r}")
+        with self._lock:
+            while len(self._helpers) < threads - 1:
+                h = Searcher(1)
+                h.share_table(self._searcher)
+                self._helpers.append(h)
+            del self._helpers[threads - 1:]
 
     def new_game(self) -> None:
         """Clears the hash table, killer moves and history."""
         with self._lock:
             self._searcher.clear()
+            for h in self._helpers:
+                h.clear()
 
     def stop(self) -> None:
         """Ends the running search (from any thread); it returns its best
@@ -465,6 +490,48 @@ class Engine:
         if n_root == 0:
             return [self._no_move()]
         multipv = min(multipv, n_root)
+        helpers = self._start_helpers(board, banned, max_depth, start + hard if hard else 0.0) \
+            if multipv == 1 and n_root > 1 else []
+        try:
+            return self._deepen(board, max_depth, soft, multipv, banned, on_info, start)
+        finally:
+            for h, _ in helpers:
+                h.stop()
+            for _, t in helpers:
+                t.join()
+
+    def _start_helpers(self, board: Board, banned: List[int], max_depth: int,
+                       deadline: float):
+        """Starts the Lazy SMP helper threads on the position: each deepens
+        on its own (odd helpers one ply ahead), with the full window, until
+        stopped; what they find reaches the main thread through the table."""
+        started = []
+        for k, h in enumerate(self._helpers):
+            h.reset_counters()
+            h.generation = self._searcher.generation
+            h.set_limits(0, deadline)
+            h.setup(board._core, banned)
+            t = threading.Thread(target=self._helper_loop, args=(h, 1 + (k % 2), max_depth),
+                                 daemon=True, name=f"cxiangqi-helper-{k + 1}")
+            t.start()
+            started.append((h, t))
+        return started
+
+    @staticmethod
+    def _helper_loop(h: Searcher, first: int, max_depth: int) -> None:
+        for depth in range(first, max_depth + 1):
+            h.search_depth(depth)
+            if h.stopped:
+                return
+
+    def _nodes(self) -> int:
+        """Nodes searched so far by all threads."""
+        return self._searcher.nodes + sum(h.nodes for h in self._helpers)
+
+    def _deepen(self, board: Board, max_depth: int, soft: Optional[float], multipv: int,
+                banned: List[int], on_info: Optional[Callable[[SearchInfo], None]],
+                start: float) -> List[SearchResult]:
+        s = self._searcher
         results: List[Optional[SearchResult]] = [None] * multipv
         scores = [0] * multipv
         stopped = False
@@ -520,8 +587,8 @@ class Engine:
             return self._result(pv, score if abs(score) < INFINITE else 0, 0, start)
         if pv[0] == prev.move:
             pv = prev.pv
-        return SearchResult(pv[0], prev.score, prev.mate, prev.depth, s.seldepth, pv, s.nodes,
-                            _time.monotonic() - start)
+        return SearchResult(pv[0], prev.score, prev.mate, prev.depth, s.seldepth, pv,
+                            self._nodes(), _time.monotonic() - start)
 
     def _aspiration(self, depth: int, guess: int) -> int:
         s = self._searcher
@@ -545,7 +612,7 @@ class Engine:
 
     def _result(self, pv: List[Move], score: int, depth: int, start: float) -> SearchResult:
         s = self._searcher
-        return SearchResult(pv[0], score, mate_in(score), depth, s.seldepth, pv, s.nodes,
+        return SearchResult(pv[0], score, mate_in(score), depth, s.seldepth, pv, self._nodes(),
                             _time.monotonic() - start)
 
 

@@ -52,7 +52,8 @@ from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence
 
 from .board import Board
 from .book import Book
-from .engine import LEVELS, Engine, Level, Limit, SearchInfo, SearchResult, level_named
+from .engine import (LEVELS, MAX_THREADS, Engine, Level, Limit, SearchInfo, SearchResult,
+                     level_named)
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_FEN
 from .move import Move
@@ -342,6 +343,7 @@ class EngineServer:
         self.board_error: Optional[str] = None
         self.banmoves: List[Move] = []
         self.hash_mb = DEFAULT_HASH_MB
+        self.threads = 1
         self.multipv = 1
         self.level_name = "hard"
         self.randomness: Optional[int] = None
@@ -373,6 +375,8 @@ class EngineServer:
         if self._engine is None:
             self._engine = self._engine_factory(hash_mb=self.hash_mb)
             self._engine.level = self._level()
+            if self.threads != 1:
+                self._engine.set_threads(self.threads)
         return self._engine
 
     def _level(self) -> Level:
@@ -491,7 +495,7 @@ class EngineServer:
         self.send("option name Clear Hash type button")
         self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self.send("option name Skill Level type spin default 10 min 1 max 10")
-        self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send("option name Ponder type check default false")
         self.send("option name OwnBook type check default false")
         self.engine  # allocate the hash table now, not during the first search
@@ -502,6 +506,7 @@ class EngineServer:
         self.send(f"id name {engine_name()}")
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send("option usemillisec type check default true")
+        self.send(f"option threads type spin min 1 max {MAX_THREADS} default 1")
         self.send("option batch type check default false")
         self.send("option debug type check default false")
         self.send("option ponder type check default false")
@@ -547,7 +552,7 @@ class EngineServer:
         elif key in ("skill level", "level"):
             self._set_level(name, value)
         elif key == "threads":
-            self._option_int(name, value, 1, 1)
+            self._set_threads(self._option_int(name, value, 1, MAX_THREADS))
         elif key == "ponder":
             self._option_bool(name, value)
         elif key == "ownbook":
@@ -567,6 +572,8 @@ class EngineServer:
             self._set_hash(mb or DEFAULT_HASH_MB)  # 0: the engine chooses
         elif key == "newgame":
             self.engine.new_game()
+        elif key == "threads":
+            self._set_threads(self._option_int(key, value, 1, MAX_THREADS))
         elif key == "level":
             self._set_level(key, value)
         elif key == "randomness":
@@ -615,6 +622,11 @@ class EngineServer:
                 self._engine.set_hash(mb)
             except (MemoryError, ValueError) as e:
                 raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
+
+    def _set_threads(self, n: int) -> None:
+        self.threads = n
+        if self._engine is not None:
+            self._engine.set_threads(n)
 
     def _set_book(self, on: bool) -> None:
         try:
