@@ -4,10 +4,10 @@ the computer answer when it does?
 
     python benchmarks/ponder.py --level normal --human 5 --games 4 --think 1.0
 
-Plays games through the game's controller (pyfrontend.controller, human vs
-computer, opening book on as in the game, pondering on) against a simulated
-human: cxiangqi's engine at level --human picks the move (a quick search),
-then the "human" waits until --think seconds have passed, as a person
+Plays games through the game's controller (pyfrontend.xiangqi.controller,
+human vs computer, opening book on as in the game, pondering on) against a
+simulated human: cxiangqi's engine at level --human picks the move (a quick
+search), then the "human" waits until --think seconds have passed, as a person
 thinking would, without using the CPU, so the computer ponders in the
 meantime.  For every computer move out of the book it records whether the
 human played the expected move (a hit) and the time from the human's move to
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # for pyfrontend
 from cxiangqi import BLACK, RED                                  # noqa: E402
 from cxiangqi.engine import Engine, Limit                        # noqa: E402
 
-from pyfrontend.controller import HVC, GameController            # noqa: E402
+from pyfrontend.xiangqi.controller import HVC, GameController    # noqa: E402
 from pyfrontend.settings import Settings                         # noqa: E402
 
 

@@ -1,8 +1,10 @@
 """cxiangqi's desktop game (tkinter): ``python -m pyfrontend`` or ``cxiangqi``.
 
-controller.py holds the game flow (testable without a display); view.py,
-board_canvas.py and pages.py draw it; sounds.py plays the synthesized sounds.
-Only the public cxiangqi API is used.
+app.py is the window, the main menu and the pages; xiangqi/ and gomoku/
+are the two games (each a controller, testable without a display, and a
+view); what they share is beside app.py: settings.py (settings and the
+autosave), dialogs.py, widgets.py, i18n.py and sounds.py.  Only the public
+cxiangqi API is used.
 """
 
 __all__ = ["main"]

@@ -13,7 +13,7 @@ import sys
 import warnings
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from cxiangqi.files import atomic_write_text as _atomic_write_text
 
@@ -137,3 +137,36 @@ def atomic_write_text(path: Path, text: str) -> None:
     symbolic link written through)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     _atomic_write_text(path, text)
+
+
+class Autosave:
+    """The game in progress, kept in one file across runs (both games use
+    this): save() writes it while a game is under way and removes the file
+    once there is none, load() reads it back, and a corrupt file is reported
+    with a warning and ignored, never a crash."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def save(self, in_progress: bool, write: "Callable[[Path], None]") -> bool:
+        """write(path) when a game is in progress (True), else removes the file."""
+        try:
+            if in_progress:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                write(self.path)
+                return True
+            if self.path.exists():
+                self.path.unlink()
+        except OSError as exc:
+            warnings.warn(f"cxiangqi: cannot autosave to {self.path}: {exc}")
+        return False
+
+    def load(self, read: "Callable[[Path], Any]", errors: tuple = (ValueError, OSError)) -> Any:
+        """read(path), or None when there is no file or it cannot be read."""
+        if not self.path.exists():
+            return None
+        try:
+            return read(self.path)
+        except errors as exc:
+            warnings.warn(f"cxiangqi: ignoring the autosaved game {self.path}: {exc}")
+            return None

@@ -11,7 +11,7 @@ from cxiangqi import book as _book
 from cxiangqi.book import Book
 from cxiangqi.engine import Engine
 
-from pyfrontend.controller import HVC, HVH, GameController, default_book
+from pyfrontend.xiangqi.controller import HVC, HVH, GameController, default_book
 from pyfrontend.settings import Settings
 
 from test_frontend_window import app, collect_tk_garbage, display, pump  # noqa: F401
@@ -192,20 +192,36 @@ def test_no_pondering_at_the_easy_levels_and_when_off():
     c.shutdown()
 
 
+def test_a_move_that_ends_the_game_stops_pondering():
+    engine = CountingEngine()
+    c = make(engine, level="4", book=False)
+    c.new_game(fen="4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1")      # Red mates with a0a9
+    c._start_ponder(BLACK, "4", M("b8b7"))           # the computer expects another move
+    task = c._ponder
+    assert c.ponder_move == M("b8b7") and task.thread.is_alive()
+    assert c.play(M("a0a9")) and c.outcome is not None and c.outcome.winner == RED
+    assert c.ponder_move is None                        # no search left thinking forever
+    task.thread.join(WAIT)
+    assert not task.thread.is_alive()
+    assert c.ponder_rate is None and engine.count("search") == 0
+    c.shutdown()
+
+
 # --- the window --------------------------------------------------------------------------
 
 def test_engine_panel_shows_the_ponder_hit_rate_and_the_menu_sets_it(app):
-    labels = app.engine_labels
-    app.start_game("hvc", RED, {BLACK: "normal"})
+    x = app.xiangqi
+    x.start_game("hvc", RED, {BLACK: "normal"})
     pump(app.root, 0.1)
+    labels = x.engine_labels
     assert labels["ponder"].cget("text") == "–"
-    app.controller.ponder_hits, app.controller.ponder_misses = 3, 1
-    app.controller._emit("status")
+    x.controller.ponder_hits, x.controller.ponder_misses = 3, 1
+    x.controller._emit("status")
     assert labels["ponder"].cget("text") == app.t("ponder_rate", hits=3, total=4, pct=75)
-    app.set_ponder("off")
+    x.set_ponder("off")
     assert labels["ponder"].cget("text") == app.t("ponder_off")
-    assert app.settings.ponder == "off" and app.ponder_var.get() == "off"
-    app.set_book(False)
-    assert app.settings.book is False and app.book_var.get() is False
+    assert app.settings.ponder == "off" and x.ponder_var.get() == "off"
+    x.set_book(False)
+    assert app.settings.book is False and x.book_var.get() is False
     saved = Settings.load(app.settings_path)
     assert saved.ponder == "off" and saved.book is False

@@ -10,7 +10,7 @@ import pytest
 
 from cxiangqi import BLACK, RED, Board, Move, Outcome, Termination
 
-from pyfrontend.controller import CVC, HVC, HVH, GameController, result_text
+from pyfrontend.xiangqi.controller import CVC, HVC, HVH, GameController, result_text
 from pyfrontend.settings import Settings, config_dir
 
 
@@ -335,7 +335,7 @@ class FakeClock:
 
 
 def test_time_control_parsing_and_clock_text():
-    from pyfrontend.controller import clock_text, format_time_control, parse_time_control
+    from pyfrontend.xiangqi.controller import clock_text, format_time_control, parse_time_control
     assert parse_time_control("") is None and parse_time_control("none") is None
     assert parse_time_control("10") == (600, 0)
     assert parse_time_control("5+3") == (300, 3)
@@ -388,19 +388,82 @@ def test_a_move_after_the_flag_fell_is_refused():
     assert c.outcome == Outcome(Termination.TIME_FORFEIT, BLACK) and c.board.move_stack == []
 
 
-def test_undo_with_clocks_keeps_them_running_without_refund():
+def test_undo_and_redo_put_the_clocks_back_as_they_were_at_that_ply():
     clock = FakeClock()
     c = GameController(Settings(), mode=HVH, time_fn=clock, move_delay=0)
-    c.new_game(time_control=(100, 0))
+    c.new_game(time_control=(100, 2))
     clock.now += 10
-    run(c, ["h2e2"])
+    run(c, ["h2e2"])                                    # Red 100 - 10 + 2 = 92
     clock.now += 20
-    assert c.undo()                                     # Black's 20 s stay spent
-    assert c.remaining(BLACK) == 80 and c.remaining(RED) == 90 and c.board.turn == RED
+    run(c, ["h9g7"])                                    # Black 100 - 20 + 2 = 82
     clock.now += 5
-    assert c.remaining(RED) == 85                       # Red's clock runs again
+    assert c.remaining(RED) == 87
+    assert c.undo()                                     # back to ply 1: Red 92, Black 100
+    assert c.board.turn == BLACK and c.remaining(RED) == 92 and c.remaining(BLACK) == 100
+    clock.now += 3
+    assert c.remaining(BLACK) == 97                     # Black's clock runs again
+    assert c.redo()                                     # ply 2 as it was: Black 82
+    assert c.remaining(BLACK) == 82 and c.remaining(RED) == 92 and c.board.turn == RED
     c.new_game(time_control=None)
     assert c.remaining(RED) is None and c.settings.time_control == ""
+
+
+def test_undo_after_losing_on_time_reopens_the_game_with_the_clock_of_that_ply():
+    clock = FakeClock()
+    engine = FakeEngine()
+    c = GameController(Settings(), mode=HVC, engine_factory=lambda: engine, time_fn=clock,
+                       move_delay=0)
+    events = []
+    c.subscribe(lambda kind, data: events.append(kind))
+    c.new_game(mode=HVC, human_color=RED, time_control=(180, 2))
+    clock.now += 30
+    run(c, ["h2e2"])                                    # Red 180 - 30 + 2 = 152
+    assert c.wait_idle(5) and len(c.board.move_stack) == 2
+    red_then = c.remaining(RED)
+    clock.now += 500                                    # Red's flag falls
+    c.poll()
+    assert c.outcome == Outcome(Termination.TIME_FORFEIT, BLACK) and c.remaining(RED) == 0
+    events.clear()
+    assert c.undo()                                     # back to before Red's move
+    assert c.outcome is None and c.board.move_stack == [] and c.human_to_move()
+    assert c.remaining(RED) == 180 and c.remaining(BLACK) == 180
+    assert "over" not in events and c.redo_stack
+    c.poll()
+    assert c.outcome is None                            # the flag does not fall again
+    assert c.redo() and c.remaining(RED) == red_then and c.outcome is None
+    clock.now += 1
+    assert c.remaining(RED) == red_then - 1             # the game goes on
+
+
+def test_clocks_stand_still_while_the_game_is_held():
+    clock = FakeClock()
+    engine = FakeEngine()
+    c = GameController(Settings(), mode=HVC, engine_factory=lambda: engine, time_fn=clock,
+                       move_delay=0)
+    c.new_game(mode=HVC, human_color=RED, time_control=(60, 0))
+    clock.now += 5
+    c.hold()                                            # a dialog opens
+    clock.now += 100
+    assert c.remaining(RED) == 55 and not c.clock_running
+    c.poll()
+    assert c.outcome is None                            # no flag falls under a dialog
+    assert not c.play(Move.from_iccs("h2e2"))           # and nothing moves
+    c.hold()                                            # holds nest
+    c.release()
+    clock.now += 100
+    assert c.remaining(RED) == 55
+    c.release()
+    clock.now += 2
+    assert c.remaining(RED) == 53 and c.clock_running
+    run(c, ["h2e2"])
+    c.hold()                                            # the computer's answer waits too
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and len(c.board.move_stack) == 1:
+        c.poll()
+        time.sleep(0.01)
+    assert len(c.board.move_stack) == 1
+    c.release()
+    assert c.wait_idle(5) and len(c.board.move_stack) == 2
 
 
 def test_computer_gets_its_remaining_time_and_flags_while_thinking():
@@ -466,7 +529,7 @@ def our_engine_command():
 
 def test_probe_external_engine_works_and_reports_errors(tmp_path):
     import sys
-    from pyfrontend.controller import probe_external_engine
+    from pyfrontend.xiangqi.controller import probe_external_engine
     assert "UCI" in probe_external_engine(our_engine_command())
     assert probe_external_engine(f"{sys.executable} -m cxiangqi.protocol", "ucci").endswith("(UCCI)")
     for bad in ("", str(tmp_path / "missing-engine"), "/bin/true"):
@@ -476,7 +539,7 @@ def test_probe_external_engine_works_and_reports_errors(tmp_path):
 
 
 def test_external_engine_as_the_opponent_with_and_without_a_clock():
-    from pyfrontend.controller import EXTERNAL
+    from pyfrontend.xiangqi.controller import EXTERNAL
     c = GameController(Settings(), mode=HVC, move_delay=0)
     with pytest.raises(ValueError):
         c.set_level(BLACK, EXTERNAL)                   # none set yet
@@ -500,3 +563,169 @@ def test_external_engine_as_the_opponent_with_and_without_a_clock():
     run(bad, ["h2e2"])
     assert bad.wait_idle(10) and errors and "not found" in errors[0]
     assert len(bad.board.move_stack) == 1
+
+
+# --- the engine panel, draw offers, resigning, analysis -----------------------------------
+
+class RandomisingEngine(FakeEngine):
+    """Reports a best line (multipv 1) and a second line, then plays the
+    second move, as a level with randomness may."""
+
+    def __init__(self, score=25):
+        super().__init__()
+        self.score = score
+
+    def search(self, board, limit=None, *, on_info=None, level=None, clear_stop=True):
+        from cxiangqi.engine import SearchInfo, SearchResult
+        self.levels.append(level)
+        moves = sorted(board.legal_moves, key=lambda m: m.iccs())
+        best, other = moves[0], moves[1]
+        if on_info is not None:
+            on_info(SearchInfo(3, 3, self.score, None, 500, 10000, 0.05, [best], 1))
+            on_info(SearchInfo(3, 3, self.score - 40, None, 900, 10000, 0.09, [other], 2))
+        return SearchResult(other, self.score - 40, None, 3, 3, [other], 900, 0.09)
+
+
+def test_the_panel_shows_the_move_played_and_marks_a_weaker_choice():
+    engine = RandomisingEngine()
+    c, _ = make(HVC, engine)
+    infos = []
+    c.subscribe(lambda kind, data: infos.append(data["report"]) if kind == "info" else None)
+    run(c, ["h2e2"])
+    assert c.wait_idle(5) and len(c.board.move_stack) == 2
+    played = c.board.move_stack[1]
+    board = c.position_at(1)
+    live = [r for r in infos if r is not None and r.played is None]
+    best = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
+    # while thinking only the best line shows, never the second one
+    assert live and all(r.pv[0] == board.chinese(best) for r in live)
+    final = c.report
+    assert final.played == board.chinese(played) and final.pv[0] == final.played
+    assert final.best == board.chinese(best) and final.weaker
+    assert final.score == -(25 - 40)                  # Black's view -> Red's
+    assert c.evals[1] == final.score
+    assert c.undo() and c.report is None and infos[-1] is None     # undo clears the panel
+    run(c, ["h2e2"])
+    c.wait_idle(5)
+    c.new_game()
+    assert c.report is None
+
+
+def test_the_real_engine_panel_agrees_with_the_board():
+    c = GameController(Settings(), mode=HVC, move_delay=0)
+    c.set_level(BLACK, "easy")                          # a level that picks at random
+    for move in ("h2e2", "h0g2", "i0h0"):
+        if not c.play(Move.from_iccs(move)):
+            break
+        assert c.wait_idle(10)
+        played = c.board.move_stack[-1]
+        assert c.report.played == c.position_at(len(c.board.move_stack) - 1).chinese(played)
+        assert c.report.pv[0] == c.report.played
+
+
+def test_an_external_xboard_engine_fills_the_panel():
+    import shutil
+    maxqi = shutil.which("maxqi") or "/usr/games/maxqi"
+    c = GameController(Settings(), mode=HVC, move_delay=0)
+    c.set_external_engine(maxqi, "auto")
+    c.set_level(BLACK, "external")
+    try:
+        run(c, ["h2e2"])
+        assert c.wait_idle(30) and len(c.board.move_stack) == 2
+        r = c.report
+        assert r is not None and r.depth > 0 and r.pv and r.played == r.pv[0]
+        assert r.played == c.position_at(1).chinese(c.board.move_stack[1])
+    finally:
+        c.shutdown()
+
+
+def load_long_game(c, plies=44):
+    """A real game's first `plies` moves, loaded as this program's own game
+    (so it goes on live, human vs the computer)."""
+    from conftest import games
+    from cxiangqi import pgn
+    record = next(g for g in games() if g["plies"] > plies + 4)
+    game = pgn.Game()
+    game.headers["Mode"] = "hvc"
+    game.headers["HumanColor"] = "red"
+    node = game
+    for text in record["moves"][:plies]:
+        node = node.add_variation(Move.from_iccs(text))
+    c.load_game(game)
+
+
+def test_the_computer_accepts_a_draw_only_when_level_and_the_game_is_long():
+    c, engine = make(HVC, RandomisingEngine(score=20))
+    run(c, ["h2e2"])
+    c.wait_idle(5)
+    assert c.offer_draw() is False and c.outcome is None          # too early
+    load_long_game(c)
+    first = sorted(c.board.legal_moves, key=lambda m: m.iccs())[0]
+    assert c.play(first) and c.wait_idle(5)
+    assert c.evals and c.offer_draw() is True
+    assert c.outcome == Outcome(Termination.AGREEMENT, None)
+    # a computer that thinks it is winning declines
+    d, _ = make(HVC, RandomisingEngine(score=400))
+    load_long_game(d)
+    first = sorted(d.board.legal_moves, key=lambda m: m.iccs())[0]
+    assert d.play(first) and d.wait_idle(5)
+    assert d.offer_draw() is False and d.outcome is None
+    h, _ = make(HVH)
+    assert h.offer_draw() is None                                  # two humans ask each other
+
+
+def test_resigning_works_in_every_mode():
+    for mode in (HVH, HVC, CVC):
+        c, _ = make(mode)
+        if mode == CVC:
+            c.pause()
+        assert c.resign()
+        assert c.outcome.termination == Termination.RESIGNATION and c.outcome.winner == BLACK
+
+
+class AnalysingEngine(FakeEngine):
+    """Thinks until stopped, reporting one line per 'iteration'."""
+
+    def __init__(self):
+        super().__init__(block=True)
+        self.boards = []
+
+    def analyse(self, board, limit=None, multipv=1, *, on_info=None, level=None, clear_stop=True):
+        from cxiangqi.engine import SearchInfo, SearchResult
+        self.boards.append(board.fen())
+        moves = sorted(board.legal_moves, key=lambda m: m.iccs())
+        assert limit is not None and limit.infinite
+        on_info(SearchInfo(5, 5, 30, None, 100, 1000, 0.1, moves[:2], 1))
+        self._stop.wait(10)
+        self._stop.clear()
+        return [SearchResult(moves[0], 30, None, 5, 5, moves[:2], 100, 0.1)]
+
+
+def wait_for(c, predicate, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        c.poll()
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def test_analysis_mode_thinks_on_the_shown_position_and_restarts_on_every_change():
+    engine = AnalysingEngine()
+    c, _ = make(HVC, engine)
+    c.set_analysis(True)
+    assert wait_for(c, lambda: c.report is not None and c.report.analysing)
+    assert engine.boards == [Board().fen()] and c.evals[0] == 30
+    assert not c.busy and not c.is_computer(BLACK)          # nobody's computer moves now
+    run(c, ["h2e2"])                                        # black's move is the human's too
+    assert c.report is None                                 # the old line is gone at once
+    assert wait_for(c, lambda: len(engine.boards) == 2 and 1 in c.evals)
+    assert engine.stops >= 1 and c.evals[1] == -30          # Black's view -> Red's
+    run(c, ["h9g7"])
+    assert wait_for(c, lambda: len(engine.boards) == 3)
+    c.review(1)                                             # the reviewed position is analysed
+    assert wait_for(c, lambda: len(engine.boards) == 4)
+    assert engine.boards[-1] == c.position_at(1).fen()
+    c.set_analysis(False)
+    assert c.is_computer(BLACK) and engine.stops >= 4

@@ -17,12 +17,12 @@ import tkinter as tk  # noqa: F401  (required: a missing Tk is a failure)
 
 from cxiangqi.gomoku import BLACK, WHITE, Board
 
-from pyfrontend.gomoku_controller import HVC, HVH, GomokuController, result_text
+from pyfrontend.gomoku.controller import HVC, HVH, GomokuController, result_text
 from pyfrontend.i18n import tr
 from pyfrontend.settings import Settings, config_dir
 
-from test_frontend_window import (Recorder, app, collect_tk_garbage, display,  # noqa: F401
-                                  pump, pump_until, screenshot)
+from test_frontend_window import (Recorder, answer_next_dialog, app, collect_tk_garbage, display,  # noqa: F401
+                                  pump, pump_until, screenshot, shots_dir)
 
 
 @pytest.fixture(autouse=True)
@@ -253,7 +253,7 @@ def test_labels_in_both_languages():
 # --- the real window ------------------------------------------------------------------
 
 def click(app, point):
-    cv = app.extra_screens["gomoku"].canvas
+    cv = app.screens["gomoku"].canvas
     x, y = (int(v) for v in cv.point_xy(point))
     cv.event_generate("<Motion>", x=x, y=y)
     cv.event_generate("<ButtonPress-1>", x=x, y=y)
@@ -262,7 +262,7 @@ def click(app, point):
 
 
 def click_empty(app, candidates):
-    board = app.extra_screens["gomoku"].controller.board
+    board = app.screens["gomoku"].controller.board
     click(app, next(p for p in candidates if board.color_at(p) is None))
 
 
@@ -271,7 +271,7 @@ def test_window_gomoku_from_the_menu_human_vs_human_win(app, tmp_path):
     app.welcome_buttons["gomoku"].invoke()
     pump(app.root, 0.2)
     assert app.screen == "gomoku"
-    g = app.extra_screens["gomoku"]
+    g = app.screens["gomoku"]
     g.start(HVH)
     pump(app.root, 0.1)
     for i in range(4):
@@ -286,23 +286,25 @@ def test_window_gomoku_from_the_menu_human_vs_human_win(app, tmp_path):
     assert g.status.cget("text") == "黑方胜 — 五子连珠" and "win" in app.sounds.names
     assert pump_until(app.root, lambda: g.over_dialog is not None, 3)
     pump(app.root, 0.3)
-    screenshot(tmp_path / "gomoku_win.png")
-    if os.environ.get("CXQ_SHOTS"):
-        screenshot(Path(os.environ["CXQ_SHOTS"]) / "gomoku_win.png")
+    screenshot(shots_dir(tmp_path) / "gomoku_win.png")
     g.close_over_dialog()
-    app.undo()                                     # Ctrl+Z is routed to gomoku
+    app._key("undo")                               # Ctrl+Z is routed to gomoku
     assert len(g.controller.board.move_stack) == 8 and not g.controller.over
-    app.again()                                    # 再来一局
-    assert g.controller.board.move_stack == []
+    asked = answer_next_dialog(app, "no")          # 再来一局 asks first: no, keep playing
+    g.again()
+    assert asked and len(g.controller.board.move_stack) == 8
+    asked = answer_next_dialog(app, "yes")
+    g.again()
+    assert asked and g.controller.board.move_stack == []
     # back to the main menu and the xiangqi menus
     g.buttons["main_menu"].invoke()
-    assert app.screen == "welcome" and app.root.cget("menu") == str(app.menubar)
+    assert app.screen == "welcome" and app.root.cget("menu") == str(app.xiangqi.menubar)
 
 
 def test_window_gomoku_against_the_computer_resize_language_and_autosave(app, tmp_path):
     app.welcome_buttons["gomoku"].invoke()
     pump(app.root, 0.2)
-    g = app.extra_screens["gomoku"]
+    g = app.screens["gomoku"]
     g.start(HVC, BLACK, "easy")
     pump(app.root, 0.1)
     click(app, (7, 7))
@@ -318,16 +320,14 @@ def test_window_gomoku_against_the_computer_resize_language_and_autosave(app, tm
     assert g.canvas.geo.cell > small
     app.set_language("en")
     pump(app.root, 0.3)
-    g = app.extra_screens["gomoku"]
+    g = app.screens["gomoku"]
     assert app.screen == "gomoku" and g.status.cget("text") == "Black to play"
     app.set_language("zh")
     pump(app.root, 0.3)
     app.root.geometry("1040x760")
     pump(app.root, 0.4)
-    screenshot(tmp_path / "gomoku_vs_computer.png")
-    if os.environ.get("CXQ_SHOTS"):
-        screenshot(Path(os.environ["CXQ_SHOTS"]) / "gomoku_vs_computer.png")
-    app.undo()                                     # a pair
+    screenshot(shots_dir(tmp_path) / "gomoku_vs_computer.png")
+    app._key("undo")                               # a pair
     assert len(g.controller.board.move_stack) == 2
     # explicit save, corrupt load (an error dialog, nothing changes), load
     path = tmp_path / "g.gomoku.txt"
@@ -335,13 +335,13 @@ def test_window_gomoku_against_the_computer_resize_language_and_autosave(app, tm
     bad = tmp_path / "bad.gomoku.txt"
     bad.write_text("not a gomoku game", encoding="utf-8")
     shown = []
-    import pyfrontend.gomoku as gm
-    orig = gm.messagebox.showerror
-    gm.messagebox.showerror = lambda title, msg, **kw: shown.append(msg)
+    import pyfrontend.dialogs as dialogs
+    orig = dialogs.show_error
+    dialogs.show_error = lambda app, title, msg: shown.append(title + "\n" + msg)
     try:
         assert not g.load_from(str(bad))
     finally:
-        gm.messagebox.showerror = orig
+        dialogs.show_error = orig
     assert shown and "bad.gomoku.txt" in shown[0] and "无法读取" in shown[0]
     assert len(g.controller.board.move_stack) == 2
     click_empty(app, [(5, 5), (9, 9), (5, 9), (9, 5)])
@@ -350,17 +350,17 @@ def test_window_gomoku_against_the_computer_resize_language_and_autosave(app, tm
     saved = tmp_path / "gomoku_autosave.txt"
     assert saved.exists() and len(Board.from_text(saved.read_text()).move_stack) == 4
     # the next start restores it when gomoku is opened
-    from pyfrontend.view import App
+    from pyfrontend.app import App
     root = tk.Tk()
     a = App(root, Settings(), settings_path=tmp_path / "settings.json",
             autosave_path=tmp_path / "auto.pgn", sounds=Recorder())
     try:
         a.welcome_buttons["gomoku"].invoke()
         pump(root, 0.2)
-        g2 = a.extra_screens["gomoku"]
+        g2 = a.screens["gomoku"]
         assert g2.controller.board == Board.from_text(saved.read_text())
         assert g2.controller.mode == HVC and g2.controller.level == "easy"
-        assert "恢复" in g2.substatus.cget("text")
+        assert "恢复" in g2.substatus.text
     finally:
         a.quit()
         collect_tk_garbage()

@@ -65,7 +65,7 @@ def main(argv: List[str]) -> int:
     from cxiangqi import BLACK, RED
     from ..settings import Settings
     from ..sounds import SoundPlayer
-    from ..view import App
+    from ..app import App
     tmp = Path(tempfile.mkdtemp(prefix="cxiangqi-stall-"))
     app = App(root, Settings(), settings_path=tmp / "settings.json", autosave_path=tmp / "auto.pgn",
               sounds=SoundPlayer(backend=lambda path: None))

@@ -1,14 +1,21 @@
-"""The rules page (象棋规则, with small board diagrams) and the history page
-(象棋历史), in Chinese and English."""
+"""The rules page (象棋规则, with board diagrams) and the history page
+(象棋历史), in Chinese and English.
+
+The text column follows the window's width and its lines are broken by the
+rules of Chinese typesetting (i18n.break_lines); English pages use a
+proportional font.  Diagrams draw their pieces as large as on a real board
+(the characters at least 24 px) and show only the ranks a rule needs; in a
+narrow window they stand above their text instead of beside it."""
 
 from __future__ import annotations
 
 import tkinter as tk
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from cxiangqi import Piece, parse_square
 
-from .board_canvas import BoardGeometry, INK, TARGET, CHECK, WOOD, cjk_family, draw_piece
+from ..widgets import WrapLabel, cjk_family
+from .board_canvas import CHECK, INK, TARGET, WOOD, draw_piece
 
 PAPER = "#f5ead6"
 TEXT_INK = "#3a2412"
@@ -30,21 +37,22 @@ RULES: List[Tuple[Tuple[str, str], Tuple[str, str], Optional[Diagram]]] = [
      ("帅和将只能在九宫内走，每步沿横线或竖线走一格。双方的将帅不能在同一条竖线上直接对面（中间无子）。",
       "The general stays inside the palace and moves one point along a line. The two generals may "
       "never face each other on an open file."),
-     {"pieces": {"e1": "K", "e8": "k"}, "dots": ["e0", "e2", "d1", "f1"]}),
+     {"pieces": {"e1": "K"}, "dots": ["e0", "e2", "d1", "f1"], "ranks": (0, 3)}),
     (("仕（士）", "Advisor (仕/士)"),
      ("仕（士）只能在九宫内沿斜线走一格。", "The advisor moves one point diagonally, inside the palace."),
-     {"pieces": {"e1": "A"}, "dots": ["d0", "f0", "d2", "f2"]}),
+     {"pieces": {"e1": "A"}, "dots": ["d0", "f0", "d2", "f2"], "ranks": (0, 3)}),
     (("相（象）", "Elephant (相/象)"),
      ("相（象）走“田”字，每步斜走两格，不能过河。“田”字中心有子（塞象眼）时不能走。",
       "The elephant moves exactly two points diagonally and may not cross the river. It is blocked "
       "when the point in between is occupied (its 'eye')."),
-     {"pieces": {"e2": "B", "f3": "p"}, "dots": ["c0", "g0", "c4"], "crosses": ["g4"]}),
+     {"pieces": {"e2": "B", "f3": "p"}, "dots": ["c0", "g0", "c4"], "crosses": ["g4"],
+      "ranks": (0, 5)}),
     (("马", "Horse (马)"),
      ("马走“日”字：先直走一格，再斜走一格。直走的那一格有子（蹩马腿）时不能走。",
       "The horse moves one point along a line, then one diagonally outward. It is blocked when the "
       "first point is occupied ('hobbling the horse's leg')."),
      {"pieces": {"e4": "N", "e5": "P"}, "dots": ["c3", "c5", "d2", "f2", "g3", "g5"],
-      "crosses": ["d6", "f6"]}),
+      "crosses": ["d6", "f6"], "ranks": (1, 7)}),
     (("车", "Chariot (车)"),
      ("车沿横线或竖线走任意格，不能越过棋子，可以吃掉路上遇到的第一个对方棋子。",
       "The chariot moves any distance along a line, without jumping, and captures the first enemy "
@@ -63,7 +71,7 @@ RULES: List[Tuple[Tuple[str, str], Tuple[str, str], Optional[Diagram]]] = [
      ("兵（卒）每步向前走一格，过河以后也可以横走一格，永不后退。",
       "The soldier moves one point forward; after crossing the river it may also move one point "
       "sideways. It never moves back."),
-     {"pieces": {"c3": "P", "g6": "P"}, "dots": ["c4", "g7", "f6", "h6"]}),
+     {"pieces": {"c3": "P", "g6": "P"}, "dots": ["c4", "g7", "f6", "h6"], "ranks": (2, 7)}),
     (("将军", "Check (将军)"),
      ("走一步棋后攻击到对方的将（帅），叫“将军”。被将军的一方必须立即应将。",
       "A move that attacks the enemy general gives check (将军). The side in check must answer it "
@@ -110,7 +118,7 @@ HISTORY: List[Tuple[Tuple[str, str], Tuple[str, str]]] = [
       "Shiqing Yaqu (适情雅趣), the Plum Blossom Manual (梅花谱) — that collect openings, middle "
       "games and endgames still studied today.")),
     (("现代象棋", "Modern xiangqi"),
-     ("1956 年中国举办了第一届全国象棋比赛，象棋成为正式的体育项目。此后亚洲象棋联合会、世界象棋联合会"
+     ("1956 年，中国举办了第一届全国象棋比赛，象棋成为正式的体育项目。此后亚洲象棋联合会、世界象棋联合会"
       "相继成立，世界象棋锦标赛定期举行，象棋在世界各地的华人中广泛流传。",
       "In 1956 China held its first national xiangqi championship and xiangqi became an official "
       "sport. The Asian and World Xiangqi Federations followed, world championships are held "
@@ -124,61 +132,88 @@ HISTORY: List[Tuple[Tuple[str, str], Tuple[str, str]]] = [
 ]
 
 
-def draw_diagram(canvas: tk.Canvas, spec: Diagram, cell: int = 30) -> None:
-    """A small whole board with the pieces, target dots, crosses, rings and
-    arrows of `spec` (squares in ICCS names: "e1")."""
-    w, h = int(cell * 9.7), int(cell * 10.9)
+DIAGRAM_CELL = 50            # pixels between two lines: piece characters of 24 px
+NARROW_TEXT = 300            # a text column narrower than this goes under its diagram
+
+
+def diagram_size(spec: Diagram, cell: int = DIAGRAM_CELL) -> Tuple[int, int]:
+    lo, hi = spec.get("ranks", (0, 9))
+    return int(cell * 9.4), int(cell * (hi - lo + 1.4))
+
+
+def draw_diagram(canvas: tk.Canvas, spec: Diagram, cell: int = DIAGRAM_CELL) -> None:
+    """A board (or the ranks ``spec["ranks"]`` of one) with the pieces, target
+    dots, crosses, rings and arrows of `spec` (squares in ICCS names: "e1")."""
+    lo, hi = spec.get("ranks", (0, 9))
+    w, h = diagram_size(spec, cell)
     canvas.configure(width=w, height=h)
-    g = BoardGeometry(w, h)
-    c = g.cell
-    canvas.create_rectangle(g.ox - 0.6 * c, g.oy - 0.6 * c, g.ox + 8.6 * c, g.oy + 9.6 * c,
+    c = cell
+    ox, oy = 0.7 * c, 0.7 * c
+
+    def xy(name: str) -> Tuple[float, float]:
+        sq = parse_square(name)
+        return ox + (sq % 9) * c, oy + (hi - sq // 9) * c
+
+    def pt(col: int, rank: int) -> Tuple[float, float]:
+        return ox + col * c, oy + (hi - rank) * c
+
+    canvas.create_rectangle(ox - 0.55 * c, oy - 0.55 * c, ox + 8.55 * c, oy + (hi - lo + 0.55) * c,
                             fill=WOOD, outline="#8a5a2b", width=2)
-    for row in range(10):
-        canvas.create_line(*g.point(0, row), *g.point(8, row), fill=INK)
+    # lines run on past a cut edge, to show the board goes on
+    top = oy - (0.4 * c if hi < 9 else 0)
+    bottom = oy + (hi - lo) * c + (0.4 * c if lo > 0 else 0)
+    for rank in range(lo, hi + 1):
+        canvas.create_line(*pt(0, rank), *pt(8, rank), fill=INK)
     for col in range(9):
-        if col in (0, 8):
-            canvas.create_line(*g.point(col, 0), *g.point(col, 9), fill=INK)
-        else:
-            canvas.create_line(*g.point(col, 0), *g.point(col, 4), fill=INK)
-            canvas.create_line(*g.point(col, 5), *g.point(col, 9), fill=INK)
+        segments = [(lo, hi)] if col in (0, 8) else [(lo, min(hi, 4)), (max(lo, 5), hi)]
+        for a, b in segments:
+            if a > b:
+                continue
+            y0 = top if b == hi else pt(col, b)[1]
+            y1 = bottom if a == lo else pt(col, a)[1]
+            canvas.create_line(ox + col * c, y0, ox + col * c, y1, fill=INK)
     for r0 in (0, 7):
-        canvas.create_line(*g.point(3, r0), *g.point(5, r0 + 2), fill=INK)
-        canvas.create_line(*g.point(5, r0), *g.point(3, r0 + 2), fill=INK)
+        if lo <= r0 and r0 + 2 <= hi:
+            canvas.create_line(*pt(3, r0), *pt(5, r0 + 2), fill=INK)
+            canvas.create_line(*pt(5, r0), *pt(3, r0 + 2), fill=INK)
     for name, symbol in spec.get("pieces", {}).items():
-        x, y = g.xy(parse_square(name))
+        x, y = xy(name)
         draw_piece(canvas, x, y, c * 0.45, Piece.from_symbol(symbol), ("piece",))
     for name in spec.get("dots", []):
-        x, y = g.xy(parse_square(name))
-        r = c * 0.16
-        canvas.create_oval(x - r, y - r, x + r, y + r, fill=TARGET, outline="white")
+        x, y = xy(name)
+        r = c * 0.14
+        canvas.create_oval(x - r, y - r, x + r, y + r, fill=TARGET, outline="white", tags=("dot",))
     for name in spec.get("rings", []):
-        x, y = g.xy(parse_square(name))
+        x, y = xy(name)
         r = c * 0.52
-        canvas.create_oval(x - r, y - r, x + r, y + r, outline=CHECK, width=2)
+        canvas.create_oval(x - r, y - r, x + r, y + r, outline=CHECK, width=3)
     for name in spec.get("crosses", []):
-        x, y = g.xy(parse_square(name))
+        x, y = xy(name)
         r = c * 0.18
-        canvas.create_line(x - r, y - r, x + r, y + r, fill=CHECK, width=2)
-        canvas.create_line(x - r, y + r, x + r, y - r, fill=CHECK, width=2)
+        canvas.create_line(x - r, y - r, x + r, y + r, fill=CHECK, width=3)
+        canvas.create_line(x - r, y + r, x + r, y - r, fill=CHECK, width=3)
     for a, b in spec.get("arrows", []):
-        (xa, ya), (xb, yb) = g.xy(parse_square(a)), g.xy(parse_square(b))
-        canvas.create_line(xa, ya, xb, yb, fill=CHECK, width=3, arrow=tk.LAST)
+        (xa, ya), (xb, yb) = xy(a), xy(b)
+        canvas.create_line(xa, ya, xb, yb, fill=CHECK, width=4, arrow=tk.LAST,
+                           arrowshape=(16, 20, 7))
 
 
 class ScrollPage(tk.Frame):
-    """A titled, scrollable page of sections with a back button."""
+    """A titled, scrollable page of sections with a back button; the text
+    follows the page's width."""
 
-    def __init__(self, master: tk.Misc, title: str, back_text: str, on_back, lang: str) -> None:
+    def __init__(self, master: tk.Misc, title: str, back_text: str, on_back, lang: str,
+                 family: Optional[str] = None) -> None:
         super().__init__(master, bg=PAPER)
         self.lang = lang
-        family = cjk_family(self)
+        self.family = family or cjk_family(self)
         head = tk.Frame(self, bg=ACCENT)
         head.pack(fill="x")
         self.back_button = tk.Button(head, text="← " + back_text, command=on_back, relief="flat",
                                      bg=ACCENT, fg="white", activebackground="#c04a30",
-                                     activeforeground="white", font=(family, 13), bd=0, padx=12)
+                                     activeforeground="white", font=(self.family, 13), bd=0, padx=12)
         self.back_button.pack(side="left", padx=6, pady=6)
-        tk.Label(head, text=title, bg=ACCENT, fg="white", font=(family, 20)).pack(side="left", padx=20)
+        tk.Label(head, text=title, bg=ACCENT, fg="white", font=(self.family, 20)).pack(side="left", padx=20)
         self.canvas = tk.Canvas(self, bg=PAPER, highlightthickness=0)
         bar = tk.Scrollbar(self, orient="vertical", command=self.canvas.yview)
         self.canvas.configure(yscrollcommand=bar.set)
@@ -192,6 +227,9 @@ class ScrollPage(tk.Frame):
             self.canvas.bind_all(seq, lambda e, d=delta: self._scroll(d))
         self.canvas.bind_all("<MouseWheel>", lambda e: self._scroll(-1 if e.delta > 0 else 1))
         self.sections = 0
+        self.rows: List[Dict[str, Any]] = []
+        self.texts: List[WrapLabel] = []
+        self.page_width = 0
 
     def _scroll(self, units: int) -> None:
         if self.winfo_exists() and self.winfo_ismapped():
@@ -199,39 +237,66 @@ class ScrollPage(tk.Frame):
 
     def _fit(self, event) -> None:
         self.canvas.itemconfigure(self._win, width=event.width)
-        self.wrap = max(260, event.width - 400)
-        for label in self.body.winfo_children():
-            for child in label.winfo_children():
-                if isinstance(child, tk.Label) and getattr(child, "_wrap", False):
-                    child.configure(wraplength=self.wrap)
+        self.layout(event.width)
+
+    def layout(self, width: int) -> None:
+        """Lays the sections out for a page `width` pixels wide: the text column
+        takes what the diagram leaves; too narrow, and it goes under it."""
+        self.page_width = width
+        for row in self.rows:
+            inner = width - 2 * 24
+            diagram = row["diagram"]
+            if diagram is None:
+                row["text"].set_width(inner)
+                continue
+            dw = int(diagram.cget("width"))
+            beside = inner - dw - 18 >= NARROW_TEXT
+            if beside != row.get("beside"):
+                row["beside"] = beside
+                diagram.grid_forget()
+                row["block"].grid_forget()
+                if beside:
+                    diagram.grid(row=0, column=0, sticky="nw", padx=(0, 18))
+                    row["block"].grid(row=0, column=1, sticky="nwe")
+                else:
+                    diagram.grid(row=0, column=0, sticky="nw", pady=(0, 8))
+                    row["block"].grid(row=1, column=0, sticky="nwe")
+            row["text"].set_width(inner - dw - 18 if beside else inner)
 
     def add_section(self, heading: str, text: str, diagram: Optional[Diagram] = None) -> None:
-        family = cjk_family(self)
         row = tk.Frame(self.body, bg=PAPER, pady=10)
         row.pack(fill="x", padx=24)
+        cv = None
         if diagram is not None:
             cv = tk.Canvas(row, bg=PAPER, highlightthickness=0)
             draw_diagram(cv, diagram)
-            cv.pack(side="left", padx=(0, 18))
-        tk.Label(row, text=heading, bg=PAPER, fg=ACCENT, font=(family, 16, "bold"),
+        block = tk.Frame(row, bg=PAPER)
+        tk.Label(block, text=heading, bg=PAPER, fg=ACCENT, font=(self.family, 16, "bold"),
                  anchor="w").pack(fill="x")
-        body = tk.Label(row, text=text, bg=PAPER, fg=TEXT_INK, font=(family, 12), justify="left",
-                        anchor="nw", wraplength=max(260, self.winfo_width() - 400))
-        body._wrap = True   # type: ignore[attr-defined]
-        body.pack(fill="both", expand=True, pady=(4, 0))
+        body = WrapLabel(block, text, 600, bg=PAPER, fg=TEXT_INK, font=(self.family, 13))
+        body.pack(fill="x", pady=(4, 0))
+        if cv is None:
+            block.grid(row=0, column=0, sticky="nwe")
+        row.columnconfigure(1 if cv is not None else 0, weight=1)
+        self.rows.append({"frame": row, "diagram": cv, "block": block, "text": body})
+        self.texts.append(body)
         self.sections += 1
+        if self.page_width:
+            self.layout(self.page_width)
 
 
-def rules_page(master: tk.Misc, lang: str, title: str, back: str, on_back) -> ScrollPage:
-    page = ScrollPage(master, title, back, on_back, lang)
+def rules_page(master: tk.Misc, lang: str, title: str, back: str, on_back,
+               family: Optional[str] = None) -> ScrollPage:
+    page = ScrollPage(master, title, back, on_back, lang, family)
     i = 1 if lang == "en" else 0
     for heading, text, diagram in RULES:
         page.add_section(heading[i], text[i], diagram)
     return page
 
 
-def history_page(master: tk.Misc, lang: str, title: str, back: str, on_back) -> ScrollPage:
-    page = ScrollPage(master, title, back, on_back, lang)
+def history_page(master: tk.Misc, lang: str, title: str, back: str, on_back,
+                 family: Optional[str] = None) -> ScrollPage:
+    page = ScrollPage(master, title, back, on_back, lang, family)
     i = 1 if lang == "en" else 0
     for heading, text in HISTORY:
         page.add_section(heading[i], text[i])

@@ -1,11 +1,13 @@
 """Gomoku (五子棋) in the desktop game: a second game on the main menu.
 
 ``open_game(app)`` shows the gomoku screen inside the App's window: a 15x15
-wooden board on a Canvas that scales with the window, and a side panel with
-the status, undo / 再来一局 / save / load / main menu, and the settings of
-the next game (human vs human or vs the computer, colour, level).  The game
-flow is in gomoku_controller.GomokuController; this module only draws and
-forwards clicks.  The game in progress is saved on exit
+wooden board on a Canvas that scales with the window (with the five star
+points, 天元 H8 in the middle), and a side panel with the status, undo /
+再来一局 / save / load / main menu, and the settings of the next game
+(human vs human or vs the computer, colour, level).  The game flow is in
+controller.GomokuController; this module only draws and forwards clicks.
+The game-over box, the dialogs and the autosave are the ones xiangqi uses
+(dialogs.py, settings.Autosave): the game in progress is saved on exit
 (``gomoku_autosave.txt`` next to the xiangqi autosave) and restored the
 next time gomoku is opened.
 """
@@ -16,19 +18,17 @@ import math
 import random
 import tkinter as tk
 from pathlib import Path
-from tkinter import filedialog, messagebox, ttk
+from tkinter import ttk
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from cxiangqi.gomoku import BLACK, WHITE, Board
 
-from .board_canvas import WOOD, WOOD_DARK, WOOD_EDGE, WOOD_EDGE_LIGHT, cjk_family
-from .gomoku_controller import (FILE_SUFFIX, HVC, HVH, LEVELS, GomokuController, color_name,
-                                result_text)
+from .. import dialogs
+from ..widgets import ACCENT, BG, INK, PANEL, FixedLines, WrapLabel, cjk_family
+from ..xiangqi.board_canvas import WOOD, WOOD_DARK, WOOD_EDGE, WOOD_EDGE_LIGHT
+from .controller import (FILE_SUFFIX, HVC, HVH, LEVELS, GomokuController, color_name,
+                         result_text)
 
-BG = "#3b2a1e"
-PANEL = "#f5ead6"
-INK = "#3a2412"
-ACCENT = "#a8321e"
 LINE = "#4a2a10"
 LAST_MARK = "#e53935"
 WIN_LINE = "#d32f2f"
@@ -37,7 +37,7 @@ HOVER_BLACK = "#6b5a48"
 HOVER_WHITE = "#f4ecdc"
 
 Point = Tuple[int, int]
-STAR_POINTS = ((3, 3), (3, 11), (7, 7), (11, 3), (11, 11))
+STAR_POINTS = ((3, 3), (3, 11), (7, 7), (11, 3), (11, 11))    # (7, 7) is 天元, H8
 COLUMNS = "ABCDEFGHJKLMNOP"        # the usual gomoku/go letters (no I)
 
 
@@ -174,11 +174,12 @@ class GomokuCanvas(tk.Canvas):
         pad = c * 0.12
         self.create_rectangle(g.ox - pad, g.oy - pad, g.ox + span + pad, g.oy + span + pad,
                               outline=LINE, width=lw * 2 + 1)
-        if size == 15:
-            for p in STAR_POINTS:
-                x, y = g.xy(p)
-                rs = max(2.0, c * 0.1)
-                self.create_oval(x - rs, y - rs, x + rs, y + rs, fill=LINE, outline="")
+        stars = STAR_POINTS if size == 15 else ((size // 2, size // 2),)
+        for p in stars:
+            x, y = g.xy(p)
+            rs = max(3.0, c * (0.14 if p == (size // 2, size // 2) else 0.11))
+            self.create_oval(x - rs, y - rs, x + rs, y + rs, fill=LINE, outline="",
+                             tags=("star", f"star{p[0]}_{p[1]}"))
         font = (cjk_family(self), -max(8, int(c * 0.34)))
         for i in range(size):
             x, _ = g.xy((0, i))
@@ -270,9 +271,11 @@ class GomokuScreen:
         self.app = app
         self.controller = GomokuController(app.settings)
         self.controller.subscribe(self._on_event)
+        self.controller.hold()              # not shown yet
+        self._hidden = True
         self.frame: Optional[tk.Frame] = None
         self.menubar: Optional[tk.Menu] = None
-        self.over_dialog: Optional[tk.Toplevel] = None
+        self.over_dialog: Optional[dialogs.GameOverDialog] = None
         self.message = ""
         self.last_error: Optional[str] = None
         base = getattr(app, "autosave_path", None)
@@ -293,7 +296,12 @@ class GomokuScreen:
     def side_name(self, color: Any) -> str:
         return self.t("g_black" if color == BLACK else "g_white")
 
-    # --- building ---------------------------------------------------------------------
+    # --- the App's screen protocol -------------------------------------------------------
+
+    def rebuild(self, container: tk.Misc) -> None:
+        """After a language change: built again when next shown."""
+        self.close_over_dialog()
+        self.frame = None
 
     def show(self, container: tk.Misc) -> None:
         """Packs the screen (building it first, or again after a language change)."""
@@ -301,7 +309,11 @@ class GomokuScreen:
             self.frame = self._build(container)
         self.menubar = self._build_menu()
         self.app.root.configure(menu=self.menubar)
+        self.app.root.title(self.t("g_title"))
         self.frame.pack(fill="both", expand=True)
+        if self._hidden:
+            self._hidden = False
+            self.controller.release()
         self.refresh()
         self.canvas.redraw()
 
@@ -309,6 +321,25 @@ class GomokuScreen:
         if self.frame is not None and self.frame.winfo_exists():
             self.frame.pack_forget()
         self.close_over_dialog()
+        if not self._hidden:
+            self._hidden = True
+            self.controller.hold()
+
+    def report_error(self, exc: BaseException) -> None:
+        self._set_message(self.app.error_message(exc))
+
+    def confirm_leave(self, key: str) -> bool:
+        """Asks before a game in progress is abandoned (`key`: confirm_new,
+        confirm_load, confirm_menu); True to go on."""
+        c = self.controller
+        if c.over or not c.board.move_stack or key == "confirm_menu":
+            return True         # the menu loses nothing: the game waits behind 五子棋
+        go = self.t("go_menu") if key == "confirm_menu" else self.t("abandon")
+        return dialogs.ask(self.app, self.t("confirm_title"), self.t(key),
+                           [("yes", go), ("no", self.t("cancel"))], default="yes",
+                           note=self.t("autosave_note")) == "yes"
+
+    # --- building ---------------------------------------------------------------------
 
     def _build(self, master: tk.Misc) -> tk.Frame:
         t, app = self.t, self.app
@@ -326,19 +357,18 @@ class GomokuScreen:
         tk.Label(side, text=t("g_title"), bg=PANEL, fg=ACCENT,
                  font=(self.family, 20, "bold")).grid(row=0, column=0, pady=(8, 2))
         self.status = tk.Label(side, text="", bg=ACCENT, fg="white", font=(self.family, 15),
-                               pady=8, wraplength=280)
+                               pady=8)
         self.status.grid(row=1, column=0, sticky="ew")
-        self.substatus = tk.Label(side, text="", bg=PANEL, fg=INK, font=(self.family, 10),
-                                  wraplength=280, justify="left")
+        self.substatus = FixedLines(side, 3, (self.family, 10), 284, fg=INK)
         self.substatus.grid(row=2, column=0, sticky="ew", padx=8, pady=(4, 0))
 
         buttons = tk.Frame(side, bg=PANEL)
         buttons.grid(row=3, column=0, sticky="ew", padx=8, pady=6)
         self.buttons: Dict[str, tk.Button] = {}
         specs = [("undo", self.undo), ("again", self.again), ("save_game", self.save_dialog),
-                 ("load_game", self.load_dialog), ("main_menu", lambda: app.show("welcome"))]
+                 ("load_game", self.load_dialog), ("main_menu", app.main_menu)]
         for i, (key, cmd) in enumerate(specs):
-            b = app._button(buttons, key, cmd)
+            b = app.button(buttons, key, cmd)
             b.grid(row=i // 2, column=i % 2, sticky="ew", padx=2, pady=2)
             self.buttons[key] = b
         buttons.columnconfigure(0, weight=1)
@@ -368,10 +398,10 @@ class GomokuScreen:
         self.level_box.bind("<<ComboboxSelected>>",
                             lambda e: self.set_level(LEVELS[self.level_box.current()]))
         self.level_box.grid(row=4, column=1, sticky="w", pady=2)
-        app._button(box, "g_start", self.start_from_panel).grid(row=5, column=0, columnspan=2,
+        app.button(box, "g_start", self.start_from_panel).grid(row=5, column=0, columnspan=2,
                                                                  sticky="ew", pady=(6, 2))
-        tk.Label(side, text=t("g_rules"), bg=PANEL, fg="#6a4a2a", font=(self.family, 10),
-                 wraplength=270, justify="left").grid(row=5, column=0, sticky="ew", padx=10, pady=10)
+        WrapLabel(side, t("g_rules"), 270, bg=PANEL, fg="#6a4a2a", font=(self.family, 10)).grid(
+            row=5, column=0, sticky="ew", padx=10, pady=10)
         return frame
 
     def _build_menu(self) -> tk.Menu:
@@ -442,7 +472,7 @@ class GomokuScreen:
         info += "\n" + t("g_moves", n=len(b.move_stack))
         if self.message:
             info += "\n" + self.message
-        self.substatus.configure(text=info)
+        self.substatus.set(info)
         self.buttons["undo"].configure(state="normal" if b.move_stack else "disabled")
         if self.level_box.current() != LEVELS.index(c.level):
             self.level_box.current(LEVELS.index(c.level))
@@ -462,26 +492,18 @@ class GomokuScreen:
 
     def _open_over_dialog(self, board: Board) -> None:
         c, t = self.controller, self.t
-        if not self._alive() or c.board is not board or not c.over or self.app.screen != "gomoku":
+        if not self._alive() or c.board is not board or not c.over or self.app.screen != "gomoku" \
+                or self.app.dialog is not None:
             return
         self.close_over_dialog()
-        d = tk.Toplevel(self.app.root, bg=PANEL)
-        d.title(t("game_over"))
-        d.transient(self.app.root)
-        d.resizable(False, False)
-        tk.Label(d, text=result_text(board, self.app.lang), bg=PANEL, fg=ACCENT,
-                 font=(self.family, 22), padx=30, pady=16).pack()
         winner = board.winner()
+        sub = ""
         if c.mode == HVC and winner is not None:
-            tk.Label(d, text=t("you_win" if winner == c.human_color else "you_lose"), bg=PANEL,
-                     fg=INK, font=(self.family, 14)).pack()
-        row = tk.Frame(d, bg=PANEL)
-        row.pack(pady=14, padx=20)
-        self.app._button(row, "again", self.again).pack(side="left", padx=4)
-        self.app._button(row, "close", self.close_over_dialog).pack(side="left", padx=4)
-        d.protocol("WM_DELETE_WINDOW", self.close_over_dialog)
-        self.app.place_dialog(d)
-        self.over_dialog = d
+            sub = t("you_win" if winner == c.human_color else "you_lose")
+        self.over_dialog = dialogs.GameOverDialog(
+            self.app, result_text(board, self.app.lang), sub,
+            [("again", t("again"), self.again), ("close", t("close"), self.close_over_dialog)],
+            self.close_over_dialog)
 
     def close_over_dialog(self) -> None:
         if self.over_dialog is not None:
@@ -503,6 +525,8 @@ class GomokuScreen:
 
     def again(self) -> None:
         """再来一局: same mode, colour and level."""
+        if not self.confirm_leave("confirm_new"):
+            return
         self.close_over_dialog()
         self.message = ""
         self.controller.new_game()
@@ -514,6 +538,8 @@ class GomokuScreen:
         self.start_from_panel()
 
     def start_from_panel(self) -> None:
+        if not self.confirm_leave("confirm_new"):
+            return
         human = BLACK if self.side_var.get() == "black" else WHITE
         self.start(self.mode_var.get(), human, LEVELS[self.level_box.current()])
 
@@ -533,9 +559,10 @@ class GomokuScreen:
         self.app.save_settings()
 
     def save_dialog(self) -> None:
-        path = filedialog.asksaveasfilename(
-            parent=self.app.root, defaultextension=FILE_SUFFIX, initialfile="game" + FILE_SUFFIX,
-            filetypes=[(self.t("g_files"), "*" + FILE_SUFFIX), (self.t("all_files"), "*")])
+        path = dialogs.ask_save_filename(
+            self.app, self.t("save_game"),
+            [(self.t("g_files"), "*" + FILE_SUFFIX), (self.t("all_files"), "*")],
+            FILE_SUFFIX, "game" + FILE_SUFFIX)
         if path:
             self.save_to(path)
 
@@ -543,18 +570,19 @@ class GomokuScreen:
         try:
             self.controller.save(path)
         except OSError as exc:
-            self.last_error = str(exc)
+            self.last_error = self.app.error_message(exc)
             if show_errors:
-                messagebox.showerror(self.t("save_game"), self.t("save_failed", err=exc),
-                                     parent=self.app.root)
+                dialogs.show_error(self.app, self.t("save_failed"), self.last_error)
             return False
         self._set_message(self.t("saved", path=Path(path).name))
         return True
 
     def load_dialog(self) -> None:
-        path = filedialog.askopenfilename(
-            parent=self.app.root,
-            filetypes=[(self.t("g_files"), "*" + FILE_SUFFIX), (self.t("all_files"), "*")])
+        if not self.confirm_leave("confirm_load"):
+            return
+        path = dialogs.ask_open_filename(
+            self.app, self.t("load_game"),
+            [(self.t("g_files"), "*" + FILE_SUFFIX), (self.t("all_files"), "*")])
         if path:
             self.load_from(path)
 
@@ -562,10 +590,10 @@ class GomokuScreen:
         try:
             self.controller.load(path)
         except (OSError, ValueError) as exc:
-            self.last_error = str(exc)
+            self.last_error = self.app.error_message(exc)
             if show_errors:
-                messagebox.showerror(self.t("load_game"),
-                                     self.t("g_load_failed", path=path, err=exc), parent=self.app.root)
+                dialogs.show_error(self.app, self.t("g_load_failed"),
+                                   f"{Path(path).name}\n{self.last_error}")
             return False
         self.message = ""
         if hasattr(self, "mode_var"):
@@ -582,8 +610,8 @@ class GomokuScreen:
 
 def open_game(app: Any) -> None:
     """Shows the gomoku screen in `app` (the main menu's 五子棋 entry)."""
-    screen = app.extra_screens.get("gomoku")
+    screen = app.screens.get("gomoku")
     if screen is None:
         screen = GomokuScreen(app)
-        app.extra_screens["gomoku"] = screen
+        app.screens["gomoku"] = screen
     app.show("gomoku")

@@ -2,7 +2,7 @@
 human or vs the computer, undo, restart, the end of the game, save files and
 the autosaved game in progress.
 
-Like controller.GameController for xiangqi: the view (gomoku.py) draws what
+Like xiangqi.controller.GameController: the view (view.py) draws what
 this reports and forwards clicks; the computer thinks in a worker thread
 (the gomoku search releases the GIL) and its answer comes back through a
 queue that ``poll()`` empties from the Tk event loop, so every state change
@@ -23,16 +23,15 @@ from __future__ import annotations
 import queue
 import threading
 import time
-import warnings
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from cxiangqi import gomoku
 from cxiangqi.gomoku import BLACK, WHITE, Board, Color
 
-from .controller import PollingController
-from .i18n import tr
-from .settings import Settings, atomic_write_text, config_dir
+from ..i18n import tr
+from ..settings import Autosave, Settings, atomic_write_text, config_dir
+from ..xiangqi.controller import PollingController
 
 HVH, HVC = "hvh", "hvc"
 MODES = (HVH, HVC)
@@ -228,7 +227,9 @@ class GomokuController(PollingController):
 
     def poll(self) -> None:
         """Handles the computer's answer and starts a due search (the view
-        calls this every few tens of milliseconds)."""
+        calls this every few tens of milliseconds); nothing while held."""
+        if self._holds:
+            return
         while True:
             try:
                 kind, gen, value = self._queue.get_nowait()
@@ -313,26 +314,11 @@ class GomokuController(PollingController):
 
     def autosave(self, path: Optional[Path] = None) -> bool:
         """On exit: saves a game in progress, removes the file otherwise."""
-        path = Path(path or self.autosave_path())
-        try:
-            if not self.over and self.board.move_stack:
-                self.save(path)
-                return True
-            if path.exists():
-                path.unlink()
-        except OSError as exc:
-            warnings.warn(f"cxiangqi: cannot autosave the gomoku game to {path}: {exc}")
-        return False
+        store = Autosave(Path(path or self.autosave_path()))
+        return store.save(not self.over and bool(self.board.move_stack), self.save)
 
     def restore(self, path: Optional[Path] = None) -> bool:
         """On start: loads the autosaved game in progress, if any.  A corrupt
         file is reported with a warning and ignored (never a crash)."""
-        path = Path(path or self.autosave_path())
-        if not path.exists():
-            return False
-        try:
-            self.load(path)
-        except (OSError, ValueError) as exc:
-            warnings.warn(f"cxiangqi: ignoring the autosaved gomoku game {path}: {exc}")
-            return False
-        return True
+        return bool(Autosave(Path(path or self.autosave_path())).load(
+            lambda p: self.load(p) or True))

@@ -17,6 +17,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from cxiangqi import BLACK, RED, Board, Move, Piece
 
+from ..widgets import cjk_family
+
 # colours: warm wood, dark ink lines, ivory discs with red / black carving
 WOOD = "#e6b877"
 WOOD_DARK = "#d7a45f"
@@ -36,25 +38,8 @@ LAST = "#1565c0"
 CHECK = "#e02020"
 HINT = "#1f8f3a"
 
-FONT_PREFERENCE = (
-    "AR PL UKai CN", "AR PL UKai TW", "AR PL UKai HK", "KaiTi", "STKaiti", "Kaiti SC", "BiauKai",
-    "DFKai-SB", "AR PL UMing CN", "Noto Serif CJK SC", "Source Han Serif SC", "SimSun",
-    "WenQuanYi Zen Hei", "Noto Sans CJK SC", "Microsoft YaHei", "PingFang SC", "SimHei",
-)
-
 RED_FILES = "九八七六五四三二一"      # Red's file numbers, Red's left to right
 BLACK_FILES = "123456789"            # Black's, Black's right to left seen from Red
-
-_chosen_family: Optional[str] = None
-
-
-def cjk_family(root: tk.Misc) -> str:
-    """The nicest installed font for the piece characters (a Kai font if any)."""
-    global _chosen_family
-    if _chosen_family is None:
-        families = set(tkfont.families(root))
-        _chosen_family = next((f for f in FONT_PREFERENCE if f in families), "TkDefaultFont")
-    return _chosen_family
 
 
 def draw_piece(canvas: tk.Canvas, x: float, y: float, r: float, piece: Piece, tags: Sequence[str],
@@ -123,12 +108,15 @@ class BoardCanvas(tk.Canvas):
     SLIDE_SECONDS = 0.2
 
     def __init__(self, master: tk.Misc, controller, *, play_sound: Callable[[str], None],
-                 lang: Callable[[], str], check_text: Callable[[], str], **kw) -> None:
+                 check_text: Callable[[], str],
+                 on_illegal: Callable[[Move], None] = lambda move: None,
+                 on_wait: Callable[[bool], None] = lambda preselected: None, **kw) -> None:
         super().__init__(master, highlightthickness=0, bg=kw.pop("bg", "#3b2a1e"), **kw)
         self.controller = controller
         self.play_sound = play_sound
-        self.lang = lang
         self.check_text = check_text
+        self.on_illegal = on_illegal        # an illegal target was clicked: say why
+        self.on_wait = on_wait              # a click while the computer thinks
         self.flipped = False
         self.traditional = False
         self.selected: Optional[int] = None
@@ -392,9 +380,12 @@ class BoardCanvas(tk.Canvas):
         self._press = (event.x, event.y)
         self._dragging = False
         self._pending_deselect = False
-        if not self.controller.human_to_move():
-            return
         sq = self.geo.square_at(event.x, event.y)
+        c = self.controller
+        if not c.human_to_move():
+            if c.thinking is not None and c.review_ply is None and c.outcome is None:
+                self._preselect(sq)
+            return
         if sq is None:
             return
         if self.selected is not None and sq in self.targets:
@@ -408,6 +399,23 @@ class BoardCanvas(tk.Canvas):
         elif self.selected is not None:
             self.play_sound("illegal")
             self.shake(self.selected)
+            self.on_illegal(Move(self.selected, sq))
+
+    def _preselect(self, sq: Optional[int]) -> None:
+        """While the computer thinks: a click on one of the human's pieces
+        selects it for the coming turn (premove); any other click only says
+        that the computer is thinking."""
+        c = self.controller
+        piece = c.board.piece_at(sq) if sq is not None else None
+        mine = piece is not None and not c.is_computer(piece.color)
+        if mine and sq != self.selected:
+            self.play_sound("select")
+            self.selected, self.targets = sq, []
+            self.redraw()
+        elif mine:
+            self.selected = None
+            self.redraw()
+        self.on_wait(self.selected is not None)
 
     def _on_motion(self, event) -> None:
         if self.selected is None or self._press is None or not self.controller.human_to_move():
@@ -450,10 +458,17 @@ class BoardCanvas(tk.Canvas):
             self.redraw()
 
     def show_move(self, move: Move, captured: Optional[Piece], check: bool) -> None:
-        """The view calls this for every move made (by anyone)."""
+        """The view calls this for every move made (by anyone).  A piece
+        preselected while the computer thought stays selected when it is
+        still there and the human is to move."""
         slide = self._slide_next
         self._slide_next = True
+        keep = self.selected
         self.clear_selection()
+        if keep is not None and keep != move.to_square and self._own_piece(keep) \
+                and self.controller.human_to_move():
+            self.selected = keep
+            self.targets = self.controller.legal_targets(keep)
         self.redraw()
         if slide:
             self.animate_move(move, captured)

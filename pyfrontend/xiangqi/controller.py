@@ -1,5 +1,6 @@
 """Game flow, with no display: whose turn it is, the modes, undo and redo,
-the computer's moves, the end of the game, review, records and settings.
+the computer's moves, the end of the game, review, analysis, records and
+settings.
 
 The Tk view (view.py) draws what the controller says and forwards clicks;
 tests drive the controller directly.  Everything here runs in the caller's
@@ -10,12 +11,14 @@ come back through a queue that ``poll()`` empties (the view calls it from
 Clocks (optional): a time control is a base time and an increment per move
 in seconds (``parse_time_control("5+3")`` is 5 minutes + 3 seconds).  The
 clock of the side to move runs whenever the game is on, also while the
-computer thinks (its search gets both clocks as
-``Limit(red_clock=..., black_clock=..., red_inc=..., black_inc=...)``) and while a position is reviewed; it stops
-when the game ends or computer vs computer is paused.  A clock that reaches
-zero ends the game: ``Outcome(Termination.TIME_FORFEIT, winner)``.  Undo and
-redo keep it simple: the clocks go on as they are (no time is refunded or
-charged back); the side to move after the undo has its clock running.  A
+computer thinks (its search gets both clocks as ``Limit(red_clock=...,
+black_clock=..., red_inc=..., black_inc=...)``) and while a position is reviewed; it stops
+when the game ends, when computer vs computer is paused and while the view
+holds the game (``hold()``/``release()``: a modal dialog is open, the main
+menu shows).  A clock that reaches zero ends the game:
+``Outcome(Termination.TIME_FORFEIT, winner)``.  The clocks are logged after
+every move, so undo and redo put them back as they were at that ply: undo
+after a lost flag reopens the game with the time the player had then.  A
 loaded or resumed game starts with full clocks.  The time source is
 injectable (``time_fn``) so tests can drive a fake clock.
 
@@ -43,7 +46,6 @@ True
 
 from __future__ import annotations
 
-import enum
 import queue
 import random
 import threading
@@ -59,12 +61,21 @@ from cxiangqi import pgn as _pgn
 from cxiangqi.book import Book
 from cxiangqi.engine import Engine, Limit, SearchInfo, level_named
 
-from .i18n import tr
-from .settings import LEVEL_NAMES, Settings, config_dir
+from ..i18n import tr
+from ..settings import LEVEL_NAMES, Autosave, Settings, config_dir
+from . import explain
 
 HVH, HVC, CVC = "hvh", "hvc", "cvc"
 MODES = (HVH, HVC, CVC)
 EXTERNAL = "external"
+NOTATIONS = ("chinese", "wxf", "iccs")
+
+# the computer accepts a draw offer when its own evaluation is at most this
+# (centipawns, its point of view) and at least DRAW_MIN_PLIES have been played
+DRAW_ACCEPT_CP = 50
+DRAW_MIN_PLIES = 40
+# the score graph shows mates as this many centipawns
+MATE_CP = 2000
 
 Listener = Callable[[str, Dict[str, Any]], None]
 
@@ -145,6 +156,11 @@ def level_label(level: str, lang: str = "zh") -> str:
     return tr("level_n", lang, n=level)
 
 
+def randomises(level: str) -> bool:
+    """Does this level sometimes pick a weaker move on purpose?"""
+    return level != EXTERNAL and level_named(level).randomness > 0
+
+
 def default_book() -> Optional[Book]:
     """The shipped opening book; None (with a warning) if it cannot be read."""
     try:
@@ -156,13 +172,14 @@ def default_book() -> Optional[Book]:
 
 @dataclass
 class _Task:
-    kind: str            # "move", "hint" or "ponder"
+    kind: str            # "move", "hint", "analyse" or "ponder"
     gen: int
     color: Color
     board: Board         # a copy, with the move stack (repetition history)
     level: str
     thread: Optional[threading.Thread] = None
     limit: Optional[Limit] = None        # the clock's limit for a move, None: the level's
+    best: Optional[SearchInfo] = None    # the last report of the best line
     last_info: Optional[SearchInfo] = None   # pondering: shown only once it is a hit
 
 
@@ -176,16 +193,30 @@ class EngineReport:
     nodes: int = 0
     nps: int = 0
     pv: List[str] = field(default_factory=list)   # in the chosen notation
+    played: Optional[str] = None   # the move the computer played (None: still thinking)
+    best: Optional[str] = None     # the best move, when a level chose another on purpose
+    analysing: bool = False        # from analysis mode (infinite search)
     book: bool = False             # the move came from the opening book (pv: that move)
+
+    @property
+    def weaker(self) -> bool:
+        return self.best is not None
+
+
+def _graph_score(score: int, mate: Optional[int]) -> int:
+    if mate is not None:
+        return MATE_CP if mate > 0 else -MATE_CP
+    return max(-MATE_CP, min(MATE_CP, score))
 
 
 class PollingController:
     """What both games' controllers share: a computer move runs in a worker
     thread as self._task, or is due at self._due; each controller's poll()
-    collects it."""
+    collects it.  hold()/release() freeze the game while a dialog is open."""
 
     _task: Any = None
     _due: Optional[float] = None
+    _holds: int = 0
     poll: Callable[[], None]
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
@@ -197,6 +228,18 @@ class PollingController:
                 return True
             time.sleep(0.01)
         return False
+
+    @property
+    def held(self) -> bool:
+        return self._holds > 0
+
+    def hold(self) -> None:
+        """Freezes the game (clocks stopped, no computer move applied) until
+        the matching release(); holds nest."""
+        self._holds += 1
+
+    def release(self) -> None:
+        self._holds = max(0, self._holds - 1)
 
 
 class GameController(PollingController):
@@ -219,11 +262,15 @@ class GameController(PollingController):
         self.outcome: Optional[Outcome] = None
         self.review_ply: Optional[int] = None
         self.paused = False
+        self.analysing = False
         self.cvc_delay = s.cvc_delay
         # pause before the computer answers a human (lets the slide finish)
         self.move_delay = 0.25 if move_delay is None else move_delay
         self.report: Optional[EngineReport] = None
+        self.evals: Dict[int, int] = {}       # ply -> score (Red's view) of the position after it
         self.hint_move: Optional[Move] = None
+        self.record_name: Optional[str] = None    # the file a loaded game came from
+        self.headers: Dict[str, str] = {}
         self._listeners: List[Listener] = []
         self._engine_factory = engine_factory or (lambda: Engine(hash_mb=32))
         self._engine: Any = None
@@ -239,6 +286,7 @@ class GameController(PollingController):
         self._task: Optional[_Task] = None
         self._queue: "queue.Queue[tuple]" = queue.Queue()
         self._due: Optional[float] = None
+        self._holds = 0
         # clocks
         self._time = time_fn or time.monotonic
         try:
@@ -246,6 +294,8 @@ class GameController(PollingController):
         except ValueError:
             self.time_control = None
         self.clocks: Dict[Color, float] = {}
+        self._clock_log: List[Dict[Color, float]] = []     # the clocks after each ply (0: start)
+        self._redo_clocks: List[Dict[Color, float]] = []
         self._clock_start: Optional[float] = None
         self._reset_clocks()
         self._schedule()
@@ -255,11 +305,13 @@ class GameController(PollingController):
     def _reset_clocks(self) -> None:
         tc = self.time_control
         self.clocks = {RED: tc[0], BLACK: tc[0]} if tc else {}
+        self._clock_log = [dict(self.clocks) for _ in range(len(self.board.move_stack) + 1)]
+        self._redo_clocks = []
         self._clock_start = None
         self._clock_go()
 
     def _clock_running(self) -> bool:
-        return (self.time_control is not None and self.outcome is None
+        return (self.time_control is not None and self.outcome is None and self._holds == 0
                 and not (self.mode == CVC and self.paused))
 
     def _clock_go(self) -> None:
@@ -282,6 +334,10 @@ class GameController(PollingController):
             left -= self._time() - self._clock_start
         return left
 
+    @property
+    def clock_running(self) -> bool:
+        return self._clock_start is not None
+
     def _check_flag(self) -> bool:
         """Ends the game when the side to move's clock has run out."""
         if self._clock_start is None or self.outcome is not None:
@@ -299,13 +355,28 @@ class GameController(PollingController):
         self.time_control = tc
         self.settings.time_control = format_time_control(tc)
 
+    def hold(self) -> None:
+        """A dialog is open (or the game is not shown): the clocks stop and
+        nothing moves until release()."""
+        if self._holds == 0:
+            self._charge()
+        self._holds += 1
+        self._clock_go()
+
+    def release(self) -> None:
+        was = self._holds
+        self._holds = max(0, self._holds - 1)
+        if was and not self._holds:
+            self._clock_go()
+            self._emit("status")
+
     # --- listeners ---------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> None:
         """listener(kind, data) is called on: "reset" (redraw everything),
         "move" (move, captured, check, by_computer), "over" (outcome),
-        "thinking" (color or None), "info" (report), "hint" (move),
-        "error" (message), "status" (anything else changed)."""
+        "thinking" (color or None), "info" (report, may be None), "hint"
+        (move), "error" (message, exc), "status" (anything else changed)."""
         self._listeners.append(listener)
 
     def _emit(self, kind: str, **data: Any) -> None:
@@ -315,6 +386,8 @@ class GameController(PollingController):
     # --- who plays ---------------------------------------------------------
 
     def is_computer(self, color: Color) -> bool:
+        if self.analysing:
+            return False
         return self.mode == CVC or (self.mode == HVC and color != self.human_color)
 
     def human_to_move(self) -> bool:
@@ -329,13 +402,23 @@ class GameController(PollingController):
 
     @property
     def busy(self) -> bool:
-        return self._task is not None
+        """A move or a hint is being searched (analysis does not count)."""
+        return self._task is not None and self._task.kind != "analyse"
 
     def legal_targets(self, square: int) -> List[int]:
         """Squares the piece on `square` may move to (none unless it is a human's turn)."""
         if not self.human_to_move():
             return []
         return [m.to_square for m in self.board.legal_moves if m.from_square == square]
+
+    def why_illegal(self, move: Move) -> Optional[str]:
+        """The i18n key saying why `move` is not legal now (None if it is)."""
+        return explain.illegal_reason(self.board, move)
+
+    @property
+    def in_progress(self) -> bool:
+        """Is there a game under way that a new game or a load would end?"""
+        return self.outcome is None and bool(self.board.move_stack)
 
     # --- new game, levels, modes -------------------------------------------
 
@@ -360,13 +443,7 @@ class GameController(PollingController):
         if time_control is not False:
             self.set_time_control(time_control)
         self.board = board
-        self.redo_stack = []
-        self.outcome = None
-        self.review_ply = None
-        self.hint_move = None
-        self.report = None
-        self.paused = False
-        self.ponder_hits = self.ponder_misses = 0
+        self._fresh()
         if self._engine is not None:
             self._engine.new_game()
         self.outcome = self._rules_outcome()
@@ -376,12 +453,25 @@ class GameController(PollingController):
             self._emit("over", outcome=self.outcome)
         self._schedule()
 
+    def _fresh(self) -> None:
+        """What every new or loaded game starts without."""
+        self.redo_stack = []
+        self.outcome = None
+        self.review_ply = None
+        self.hint_move = None
+        self.report = None
+        self.evals = {}
+        self.paused = False
+        self.record_name = None
+        self.headers = {}
+        self.ponder_hits = self.ponder_misses = 0
+
     def _set_level(self, color: Color, level: str) -> None:
         level = str(level)
         if level != EXTERNAL:
             level_named(level)          # ValueError for an unknown level
         elif not self.settings.external_engine.strip():
-            raise ValueError("no external engine is set (电脑 → 外部引擎…)")
+            raise ValueError("no external engine is set")
         self.levels[color] = level
         if self.mode == HVC and color != self.human_color:
             self.settings.level = level
@@ -498,7 +588,8 @@ class GameController(PollingController):
     def play(self, move: Move) -> bool:
         """A human's move: False (nothing changes) when it is not a human's
         turn or the move is illegal."""
-        if self._check_flag() or not self.human_to_move() or not self.board.is_legal(move):
+        if self.held or self._check_flag() or not self.human_to_move() \
+                or not self.board.is_legal(move):
             return False
         self._apply(move, by_computer=False)
         return True
@@ -511,10 +602,16 @@ class GameController(PollingController):
         self.board.push(move)
         if self.redo_stack and self.redo_stack[-1] == move:
             self.redo_stack.pop()
+            if self._redo_clocks:
+                self._redo_clocks.pop()
         else:
             self.redo_stack = []
+            self._redo_clocks = []
+        self._clock_log.append(dict(self.clocks))
         self.hint_move = None
         self.outcome = self._rules_outcome()
+        if self.outcome is not None:
+            self._cancel_ponder()       # the game is over: nothing left to answer
         self._clock_go()
         self._emit("move", move=move, captured=captured, check=self.board.is_check(),
                    by_computer=by_computer)
@@ -528,11 +625,13 @@ class GameController(PollingController):
     def undo(self) -> bool:
         """Takes back moves: against the computer your last move and its reply
         (a running search is stopped); otherwise one ply (computer vs computer
-        pauses).  False when there is nothing to take back."""
+        pauses).  The clocks go back to what they showed at that ply, so an
+        undo after a lost flag reopens the game.  False when there is
+        nothing to take back."""
         stack = self.board.move_stack
         if not stack:
             return False
-        if self.mode == HVC:
+        if self.mode == HVC and not self.analysing:
             # back to the human's turn, with at least one human move taken back
             n, color = 0, self.board.turn
             for _ in stack:
@@ -545,9 +644,10 @@ class GameController(PollingController):
         else:
             n = 1
         self._cancel()
-        self._charge()
         for _ in range(n):
             self.redo_stack.append(self.board.pop())
+            if len(self._clock_log) > 1:
+                self._redo_clocks.append(self._clock_log.pop())
         if self.mode == CVC:
             self.paused = True
         self._after_jump()
@@ -555,30 +655,41 @@ class GameController(PollingController):
 
     def redo(self) -> bool:
         """Replays taken-back moves: one ply, or against the computer your
-        move and its reply."""
+        move and its reply; the clocks as they were after them."""
         if not self.redo_stack or self.review_ply is not None:
             return False
         self._cancel()
-        self._charge()
-        self.board.push(self.redo_stack.pop())
+        self._redo_one()
         if self.mode == HVC:
             while self.redo_stack and self.is_computer(self.board.turn):
-                self.board.push(self.redo_stack.pop())
+                self._redo_one()
         self._after_jump()
         return True
 
+    def _redo_one(self) -> None:
+        self.board.push(self.redo_stack.pop())
+        self._clock_log.append(self._redo_clocks.pop() if self._redo_clocks
+                               else dict(self._clock_log[-1]))
+
     def _after_jump(self) -> None:
+        n = len(self.board.move_stack)
+        self.evals = {p: v for p, v in self.evals.items() if p <= n}     # a new line from here
+        if self.time_control is not None:
+            self.clocks = dict(self._clock_log[-1])
         self.outcome = self._rules_outcome()
         self._clock_go()
         self.hint_move = None
         self.review_ply = None
+        self.report = None
         self._emit("reset")
+        self._emit("info", report=None)
         if self.outcome is not None:
             self._emit("over", outcome=self.outcome)
         self._schedule()
 
     def resign(self) -> bool:
-        """The human (or, human vs human, the side to move) resigns."""
+        """Resigns: against the computer the human; otherwise the side to
+        move (in computer vs computer the user ends the game for it)."""
         if self.outcome is not None:
             return False
         loser = self.human_color if self.mode == HVC else self.board.turn
@@ -591,6 +702,30 @@ class GameController(PollingController):
             return False
         self._finish(Outcome(Termination.AGREEMENT, None))
         return True
+
+    def computer_accepts_draw(self) -> bool:
+        """Would the computer accept a draw now?  Only when the game is long
+        enough and its own last evaluation is level or worse for it."""
+        if self.mode != HVC or len(self.board.move_stack) < DRAW_MIN_PLIES:
+            return False
+        score = self.evals.get(len(self.board.move_stack))
+        if score is None:
+            score = self.evals.get(len(self.board.move_stack) - 1)
+        if score is None:
+            return False
+        mine = score if self.human_color == BLACK else -score
+        return mine <= DRAW_ACCEPT_CP
+
+    def offer_draw(self) -> Optional[bool]:
+        """The human offers a draw to the computer: True (agreed, the game
+        ends), False (declined).  None when no computer is asked (human vs
+        human: the view asks the other player and calls agree_draw)."""
+        if self.outcome is not None or self.mode != HVC:
+            return None
+        if self.computer_accepts_draw():
+            self.agree_draw()
+            return True
+        return False
 
     def _finish(self, outcome: Outcome) -> None:
         self._cancel()
@@ -632,10 +767,21 @@ class GameController(PollingController):
             ply = max(0, min(int(ply), len(self.board.move_stack)))
             if ply == len(self.board.move_stack) and self.outcome is None:
                 ply = None
+        if ply == self.review_ply:
+            return
         self.review_ply = ply
         self._emit("reset")
         if ply is None:
             self._schedule()
+        else:
+            self._restart_analysis()
+
+    def step_review(self, delta: int) -> None:
+        """←/→: one half-move back or forward from the shown position."""
+        self.review(self.shown_ply() + delta)
+
+    def shown_ply(self) -> int:
+        return len(self.board.move_stack) if self.review_ply is None else self.review_ply
 
     def shown_board(self) -> Board:
         """The board the view draws: the live one, or the reviewed position."""
@@ -679,7 +825,7 @@ class GameController(PollingController):
         """Asks the engine for a move for the human to move (at the
         computer's level, at least level 5); the answer arrives as a "hint"
         event."""
-        if not self.human_to_move() or self._task is not None:
+        if self.analysing or not self.human_to_move() or self._task is not None:
             return False
         level = self.levels[not self.board.turn] if self.mode == HVC else self.settings.level
         if level == EXTERNAL or level_named(level).name in ("1", "2", "3", "4", "easy"):
@@ -688,10 +834,45 @@ class GameController(PollingController):
         self._start(self.board.turn, "hint", level)
         return True
 
+    # --- analysis ----------------------------------------------------------
+
+    def set_analysis(self, on: bool) -> None:
+        """Analysis mode: nobody's computer moves; the engine thinks without
+        a limit on the shown position and starts again whenever it changes."""
+        on = bool(on)
+        if on == self.analysing:
+            return
+        self._cancel()
+        self.analysing = on
+        self.report = None
+        self._emit("info", report=None)
+        self._emit("status")
+        if on:
+            self._restart_analysis()
+        else:
+            self._schedule()
+
+    def _restart_analysis(self) -> None:
+        if not self.analysing:
+            return
+        self._cancel()
+        if self.report is not None:         # the old line belongs to another position
+            self.report = None
+            self._emit("info", report=None)
+        board = self.shown_board()
+        if board.outcome(claim_draw=True) is not None:
+            return
+        self._start(board.turn, "analyse", "10", board=board)
+
     # --- the worker thread -------------------------------------------------
 
     def _schedule(self) -> None:
-        """Arranges for the computer to move if it is its turn."""
+        """Arranges for the computer to move if it is its turn (in analysis
+        mode: starts the analysis of the position now shown)."""
+        if self.analysing:
+            self._due = None
+            self._restart_analysis()
+            return
         if (self.outcome is None and self.review_ply is None and self._task is None
                 and self.is_computer(self.board.turn) and not (self.mode == CVC and self.paused)):
             delay = self.cvc_delay if self.mode == CVC else self.move_delay
@@ -704,18 +885,21 @@ class GameController(PollingController):
             self._engine = self._engine_factory()
         return self._engine
 
-    def _start(self, color: Color, kind: str, level: Optional[str] = None) -> None:
+    def _start(self, color: Color, kind: str, level: Optional[str] = None,
+               board: Optional[Board] = None) -> None:
         self._due = None
         level = level or self.levels[color]
         if kind == "move" and self._take_ponder(color, level):
             return
         self._gen += 1
-        task = _Task(kind, self._gen, color, self.board.copy(), level)
+        task = _Task(kind, self._gen, color, (board or self.board).copy(), level)
         if kind == "move" and self.time_control is not None:
             inc = self.time_control[1]
             task.limit = Limit(red_clock=max(0.05, self.remaining(RED) or 0.0),
                                black_clock=max(0.05, self.remaining(BLACK) or 0.0),
                                red_inc=inc, black_inc=inc)
+        if kind == "analyse":
+            task.limit = Limit()
         if level != EXTERNAL:
             # a stop() meant for an earlier search must not end this one
             self._engine_for().clear_stop()
@@ -741,10 +925,11 @@ class GameController(PollingController):
 
                 book_move = self._book_move(task)
                 if book_move is not None:
-                    self._queue.put(("book", task.gen, book_move, None))
+                    self._queue.put(("book", task.gen, book_move))
                     return
-                if task.kind == "hint":
-                    result = engine.analyse(task.board, Limit(time=1.0), 1, on_info=on_info,
+                if task.kind in ("hint", "analyse"):
+                    limit = task.limit if task.kind == "analyse" else Limit(time=1.0)
+                    result = engine.analyse(task.board, limit, 1, on_info=on_info,
                                             level=task.level, clear_stop=False)[0]
                 elif task.kind == "ponder":
                     result = engine.search(task.board, task.limit, on_info=on_info,
@@ -752,7 +937,7 @@ class GameController(PollingController):
                 else:
                     result = engine.search(task.board, task.limit, on_info=on_info,
                                            level=task.level, clear_stop=False)
-            self._queue.put(("done", task.gen, result.move, getattr(result, "ponder", None)))
+            self._queue.put(("done", task.gen, result))
         except Exception as exc:            # reported in the UI, never kills the app
             self._queue.put(("error", task.gen, exc))
 
@@ -766,7 +951,7 @@ class GameController(PollingController):
     def set_external_engine(self, command: str, protocol: str = "auto") -> None:
         """The external engine's command line and protocol (auto/uci/ucci);
         an engine already running is closed (the next search starts the new one)."""
-        if protocol not in ("auto", "uci", "ucci"):
+        if protocol not in ("auto", "uci", "ucci", "xboard"):
             raise ValueError(f"unknown protocol {protocol!r}")
         self.settings.external_engine = command.strip()
         self.settings.external_protocol = protocol
@@ -800,15 +985,20 @@ class GameController(PollingController):
         self._due = None
         self._cancel_ponder()
         if self._task is not None:
+            kind = self._task.kind
             self._gen += 1
             if self._task.level != EXTERNAL and self._engine is not None:
                 self._engine.stop()
             self._task = None
-            self._emit("thinking", color=None)
+            if kind == "move":
+                self._emit("thinking", color=None)
 
     def poll(self) -> None:
         """Handles the worker's answers and starts a due search; the view
-        calls it every few tens of milliseconds."""
+        calls it every few tens of milliseconds.  While the game is held
+        (a dialog is open) nothing changes."""
+        if self._holds:
+            return
         while True:
             try:
                 item = self._queue.get_nowait()
@@ -818,8 +1008,8 @@ class GameController(PollingController):
             task = self._task
             ponder = self._ponder
             if ponder is not None and gen == ponder.gen:
-                if kind == "info":          # shown if the ponder search becomes the answer
-                    ponder.last_info = item[2]
+                if kind == "info" and getattr(item[2], "multipv", 1) == 1:
+                    ponder.last_info = item[2]      # shown if the ponder search becomes the answer
                 elif kind == "error":
                     self._ponder = None
                 continue
@@ -829,36 +1019,97 @@ class GameController(PollingController):
                 self._on_info(task, item[2])
             elif kind == "error":
                 self._task = None
-                self._emit("thinking", color=None)
-                self._emit("error", message=str(item[2]) or type(item[2]).__name__)
+                if task.kind == "move":
+                    self._emit("thinking", color=None)
+                exc = item[2]
+                self._emit("error", message=str(exc) or type(exc).__name__, exc=exc)
                 if task.level == EXTERNAL:
                     self._close_external()
-            elif kind in ("done", "book"):
+            elif kind == "done":
                 self._task = None
-                move = item[2]
-                if task.kind == "hint":
-                    self.hint_move = move
-                    self._emit("hint", move=move)
-                else:
-                    self._emit("thinking", color=None)
-                    if kind == "book":
-                        self.report = EngineReport(pv=self.line_text(task.board, [move]),
-                                                   book=True)
-                        self._emit("info", report=self.report)
-                    if move is not None and self.board.turn == task.color \
-                            and self.board.is_legal(move):
-                        self._apply(move, by_computer=True)
-                        self._start_ponder(task.color, task.level, item[3])
+                self._on_done(task, item[2])
+            elif kind == "book":
+                self._task = None
+                self._on_book(task, item[2])
         if self._check_flag():
             return
         if self._due is not None and self._task is None and time.monotonic() >= self._due:
             self._start(self.board.turn, "move")
 
+    def _on_done(self, task: _Task, result: Any) -> None:
+        move = getattr(result, "move", None)
+        if task.kind == "hint":
+            self.hint_move = move
+            self._emit("hint", move=move)
+            return
+        if task.kind == "analyse":
+            return
+        self._emit("thinking", color=None)
+        report = self._final_report(task, result)
+        if report is not None:
+            self.report = report
+            self.evals[len(task.board.move_stack)] = _graph_score(report.score, report.mate)
+            self._emit("info", report=report)
+        if move is not None and self.board.turn == task.color and self.board.is_legal(move):
+            self._apply(move, by_computer=True)
+            self._start_ponder(task.color, task.level, getattr(result, "ponder", None))
+
+    def _on_book(self, task: _Task, move: Move) -> None:
+        """A computer move from the opening book: the panel names it (no
+        score, so nothing for the graph) and no pondering follows (no line)."""
+        self._emit("thinking", color=None)
+        text = self.line_text(task.board, [move])
+        self.report = EngineReport(pv=text, played=text[0], book=True)
+        self._emit("info", report=self.report)
+        if self.board.turn == task.color and self.board.is_legal(move):
+            self._apply(move, by_computer=True)
+
+    def _final_report(self, task: _Task, result: Any) -> Optional[EngineReport]:
+        """The panel's report for the move the computer played: its own
+        line and score (a level that picks a weaker move on purpose says
+        which move was best)."""
+        sign = 1 if task.board.turn == RED else -1
+        move = getattr(result, "move", None)
+        if move is None:
+            return None
+        if hasattr(result, "info"):                 # an external engine's PlayResult
+            info = result.info or {}
+            pv = list(info.get("pv") or [move])
+            if pv[0] != move:
+                pv = [move]
+            score = info.get("score")
+            mate = info.get("mate")
+            nodes = int(info.get("nodes") or 0)
+            t = float(info.get("time") or 0.0)
+            nps = int(info.get("nps") or (nodes / t if t > 0 else 0))
+            return EngineReport(int(info.get("depth") or 0),
+                                sign * int(score) if score is not None else 0,
+                                None if mate is None else sign * int(mate), nodes, nps,
+                                self.line_text(task.board, pv[:8]),
+                                played=self.line_text(task.board, [move])[0])
+        pv = list(result.pv or [move])
+        if pv[0] != move:
+            pv = [move]
+        best = None
+        if task.best is not None and task.best.pv and task.best.pv[0] != move:
+            best = self.line_text(task.board, [task.best.pv[0]])[0]
+        nps = int(result.nodes / result.time) if result.time > 0 else 0
+        mate = None if result.mate is None else sign * result.mate
+        return EngineReport(result.depth, sign * result.score, mate, result.nodes, nps,
+                            self.line_text(task.board, pv[:8]),
+                            played=self.line_text(task.board, [move])[0], best=best)
+
     def _on_info(self, task: _Task, info: SearchInfo) -> None:
+        if getattr(info, "multipv", 1) != 1:
+            return                      # the other lines a randomising level looks at
+        task.best = info
         sign = 1 if task.board.turn == RED else -1
         mate = None if info.mate is None else sign * info.mate
         self.report = EngineReport(info.depth, sign * info.score, mate, info.nodes, info.nps,
-                                   self.line_text(task.board, list(info.pv[:8])))
+                                   self.line_text(task.board, list(info.pv[:8])),
+                                   analysing=task.kind == "analyse")
+        if task.kind == "analyse":
+            self.evals[len(task.board.move_stack)] = _graph_score(self.report.score, mate)
         self._emit("info", report=self.report)
 
     def shutdown(self) -> None:
@@ -882,10 +1133,11 @@ class GameController(PollingController):
     def to_game(self) -> "_pgn.Game":
         game = _pgn.Game.from_board(self.board)
         h = game.headers
-        h["Event"] = "cxiangqi"
-        h["Date"] = time.strftime("%Y.%m.%d")
+        h["Event"] = self.headers.get("Event", "cxiangqi")
+        h["Date"] = self.headers.get("Date", time.strftime("%Y.%m.%d"))
         for color in (RED, BLACK):
-            h["Red" if color == RED else "Black"] = (
+            key = "Red" if color == RED else "Black"
+            h[key] = self.headers.get(key) or (
                 f"cxiangqi {self.levels[color]}" if self.is_computer(color) else "Human")
         h["Result"] = self.outcome.result() if self.outcome is not None else "*"
         if self.outcome is not None:
@@ -898,6 +1150,14 @@ class GameController(PollingController):
             base, inc = self.time_control
             h["TimeControl"] = f"{base:g}+{inc:g}"
         return game
+
+    def pgn_text(self, notation: Optional[str] = None) -> str:
+        """The game as PGN text (for the clipboard)."""
+        import io
+        out = io.StringIO()
+        _pgn.write_game(self.to_game(), out, notation or self.settings.notation,
+                        traditional=self.settings.traditional)
+        return out.getvalue()
 
     def save_pgn(self, path: Union[str, Path], notation: Optional[str] = None) -> None:
         """Writes the game as PGN (atomically); OSError on failure."""
@@ -913,27 +1173,35 @@ class GameController(PollingController):
             raise ValueError("no game in the file")
         self.load_game(game)
 
-    def load_game(self, game: "_pgn.Game") -> None:
+    def load_game(self, game: "_pgn.Game", *, name: Optional[str] = None) -> None:
+        """Replaces the game by `game` (its main line).  A game this program
+        wrote (it has a Mode header) goes on where it stopped; any other
+        record opens for review at its start (``name``: the file it came
+        from, shown in the title).  ValueError if a move is illegal."""
         board = game.board()
         for move in game.mainline_moves():
             board.push(move)
         h = game.headers
         self._cancel()
-        mode = h.get("Mode", self.mode)
-        if mode in MODES:
-            self.mode = mode
+        ours = h.get("Mode") in MODES
+        if ours:
+            self.mode = h["Mode"]
         if h.get("HumanColor") in ("red", "black"):
             self.human_color = color_of(h["HumanColor"])
         for color, key in ((RED, "RedLevel"), (BLACK, "BlackLevel")):
             if h.get(key) in LEVEL_NAMES:
                 self.levels[color] = h[key]
+        if not ours and self.mode != HVH:
+            self.mode = HVH         # a record from elsewhere: two humans go on from it
         self.board = board
-        self.redo_stack = []
-        self.hint_move = None
-        self.report = None
-        self.review_ply = None
+        self._fresh()
+        self.record_name = name
+        self.headers = {k: h[k] for k in ("Event", "Date", "Red", "Black", "Site") if h.get(k)}
+        if not ours:
+            for key in ("Red", "Black"):
+                if self.headers.get(key) in ("?", ""):
+                    del self.headers[key]
         self.paused = self.mode == CVC
-        self.ponder_hits = self.ponder_misses = 0
         tc = h.get("TimeControl", "")
         if tc:
             try:
@@ -941,6 +1209,8 @@ class GameController(PollingController):
                 self.set_time_control(parse_time_control(f"{float(base):g}s+{inc or 0}"))
             except ValueError:
                 pass
+        elif not ours:
+            self.set_time_control(None)
         outcome = self._rules_outcome()
         result = h.get("Result", "*")
         if outcome is None and result in ("1-0", "0-1", "1/2-1/2"):
@@ -954,9 +1224,19 @@ class GameController(PollingController):
                 except ValueError:      # a draw's reason with a winner: the header is wrong
                     outcome = Outcome(Termination.RESIGNATION, RED if result == "1-0" else BLACK)
         self.outcome = outcome
+        if not ours and board.move_stack:
+            self.review_ply = 0
         self._reset_clocks()
         self._emit("reset")
+        self._emit("info", report=None)
         self._schedule()
+
+    def players(self) -> Optional[str]:
+        """'Red vs Black' from a loaded record's headers, or None."""
+        red, black = self.headers.get("Red"), self.headers.get("Black")
+        if self.record_name is None or not (red or black):
+            return None
+        return f"{red or '?'} — {black or '?'}"
 
     # --- autosave ----------------------------------------------------------
 
@@ -966,32 +1246,21 @@ class GameController(PollingController):
 
     def autosave(self, path: Optional[Path] = None) -> bool:
         """On exit: saves a game in progress, removes the file otherwise."""
-        path = Path(path or self.autosave_path())
-        try:
-            if self.outcome is None and self.board.move_stack:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                _pgn.write_game(self.to_game(), str(path), "iccs")
-                return True
-            if path.exists():
-                path.unlink()
-        except OSError as exc:
-            warnings.warn(f"cxiangqi: cannot autosave to {path}: {exc}")
-        return False
+        store = Autosave(Path(path or self.autosave_path()))
+        return store.save(self.in_progress,
+                          lambda p: _pgn.write_game(self.to_game(), str(p), "iccs"))
 
     @staticmethod
     def read_autosave(path: Optional[Path] = None) -> Optional["_pgn.Game"]:
         """The autosaved game in progress, or None (missing or corrupt: a
         corrupt file is reported with a warning and ignored)."""
-        path = Path(path or GameController.autosave_path())
-        if not path.exists():
-            return None
-        try:
-            game = _pgn.read_game(str(path))
+        def read(p: Path) -> Optional["_pgn.Game"]:
+            game = _pgn.read_game(str(p))
             if game is None or game.errors:
                 raise ValueError("no complete game in it")
             if not list(game.mainline_moves()):
                 return None
             return game
-        except (ValueError, OSError, IllegalMoveError, InvalidFenError) as exc:
-            warnings.warn(f"cxiangqi: ignoring the autosaved game {path}: {exc}")
-            return None
+
+        return Autosave(Path(path or GameController.autosave_path())).load(
+            read, (ValueError, OSError, IllegalMoveError, InvalidFenError))
