@@ -389,6 +389,17 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 
 # --- bench and the levels' randomness window --------------------------------------------------
 
+# The search's signature (Stockfish's bench): the nodes bench(8) searches.
+# It changes when, and only when, the search or the evaluation does; the
+# commit that changes it says the new number, and so does the README.
+BENCH_NODES = 117_620
+
+
+def test_bench_signature_is_the_recorded_one():
+    from cxiangqi.engine import bench
+    assert bench(8)["nodes"] == BENCH_NODES
+
+
 def test_bench_is_a_signature():
     from cxiangqi.engine import BENCH_FENS, bench
     first = bench(depth=2, hash_mb=1)

@@ -4,9 +4,14 @@ from cxiangqi._types cimport *
 from cxiangqi._tables cimport PTYPE, HORSE_FROM, DIAG
 from cxiangqi._position cimport Position
 
-# Pseudo-legal moves of the side to move into mvs (MAX_MOVES long); returns
-# the count.  captures_only: only moves that take a piece.
-cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept nogil
+cdef enum:
+    GEN_ALL = 0
+    GEN_CAPTURES = 1        # only moves that take a piece
+    GEN_QUIETS = 2          # only moves to an empty point
+
+# Pseudo-legal moves of the side to move into mvs (MAX_MOVES long), of the
+# kind asked for (GEN_ALL, GEN_CAPTURES, GEN_QUIETS); returns the count.
+cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil
 # Legal moves (pseudo-legal moves that leave the own king safe and the kings
 # not facing); returns the count.
 cdef int gen_legal(Position *pos, int *mvs, bint captures_only) noexcept nogil

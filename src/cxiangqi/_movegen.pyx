@@ -12,12 +12,15 @@ from cxiangqi._position cimport Position, Undo, make_move, unmake_move, lines_of
 
 
 
-cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept nogil:
+cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int own = side_tag(pos.side)
     cdef int opp = opp_tag(pos.side)
-    # a target holding one of these bits is not a move: own piece or padding
-    cdef int block = own | OFF
+    cdef bint captures_only = kind == GEN_CAPTURES
+    cdef bint quiets_only = kind == GEN_QUIETS
+    # a target holding one of these bits is not a move: own piece or padding,
+    # and for quiet moves an enemy piece too
+    cdef int block = own | OFF | (opp if quiets_only else 0)
     # with captures_only, an empty target is not wanted either
     cdef int need = opp if captures_only else 0
     cdef int n = 0
@@ -48,6 +51,8 @@ cdef int gen_moves(const Position *pos, int *mvs, bint captures_only) noexcept n
                 for to in range(sq + 16, sq + ((g.hi - r) << 4), 16):
                     mvs[n] = sq | (to << 8)
                     n += 1
+            if quiets_only:
+                continue
             if pt == ROOK:
                 lo, hi, dn, up = e.lo, e.hi, g.lo, g.hi
             else:

@@ -12,7 +12,9 @@
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport KIND, PTYPE, SQ_TO_SQ90
-from cxiangqi._see cimport SEE_VALUE
+from cxiangqi._see cimport SEE_VALUE, see_ge
+from cxiangqi._position cimport Position
+from cxiangqi._movegen cimport gen_moves, is_pseudo_legal, GEN_CAPTURES, GEN_QUIETS
 
 cdef enum:
     N_KEYS = 14 * 90
@@ -109,3 +111,123 @@ cdef inline void sort_rest(int *mvs, int *scores, int n, int i) noexcept nogil:
             j -= 1
         mvs[j + 1] = m
         scores[j + 1] = sc
+
+
+# --- the staged move picker of the main search ---------------------------------
+#
+# Moves come in stages, each generated only when the ones before did not cut
+# off: the hash move (no generation at all), the captures that do not lose
+# material by SEE (most valuable victim first; the others are kept for
+# last), the killers and the counter-move, the quiet moves by history, and
+# the losing captures.
+
+cdef enum:
+    STAGE_HASH = 0
+    STAGE_CAPTURES_INIT = 1
+    STAGE_CAPTURES = 2
+    STAGE_SPECIALS = 3
+    STAGE_QUIETS_INIT = 4
+    STAGE_QUIETS = 5
+    STAGE_BAD_CAPTURES = 6
+    STAGE_DONE = 7
+
+ctypedef struct MovePicker:
+    int stage
+    int hash_mv
+    int specials[3]         # killer 1, killer 2, counter-move
+    int k1                  # continuation keys of the last two moves (-1: none)
+    int k2
+    int mvs[MAX_MOVES]
+    int scores[MAX_MOVES]
+    int n
+    int i
+    int bad[MAX_MOVES]      # captures that lose material, tried last
+    int n_bad
+    int i_bad
+    int score               # the ordering score of the move last returned
+
+
+cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int killer2,
+                             int counter, int k1, int k2) noexcept nogil:
+    mp.stage = STAGE_HASH
+    mp.hash_mv = hash_mv
+    mp.specials[0] = killer1
+    mp.specials[1] = killer2 if killer2 != killer1 else 0
+    mp.specials[2] = counter if counter != killer1 and counter != killer2 else 0
+    mp.k1 = k1
+    mp.k2 = k2
+    mp.n = 0
+    mp.i = 0
+    mp.n_bad = 0
+    mp.i_bad = 0
+
+
+cdef inline bint is_special(const MovePicker *mp, int mv) noexcept nogil:
+    return mv == mp.specials[0] or mv == mp.specials[1] or mv == mp.specials[2]
+
+
+# The next move to try (pseudo-legal), or 0 when there are none left;
+# mp.score gets its ordering score (SCORE_HASH, SCORE_GOOD_CAPTURE + MVV/LVA,
+# SCORE_KILLER + 2/1/0, the history score, SCORE_BAD_CAPTURE + MVV/LVA).
+cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h) noexcept nogil:
+    cdef int mv, k
+    while True:
+        if mp.stage == STAGE_HASH:
+            mp.stage = STAGE_CAPTURES_INIT
+            if mp.hash_mv:
+                mp.score = SCORE_HASH
+                return mp.hash_mv
+        elif mp.stage == STAGE_CAPTURES_INIT:
+            mp.n = gen_moves(pos, mp.mvs, GEN_CAPTURES)
+            for k in range(mp.n):
+                mp.scores[k] = capture_score(pos.board, mp.mvs[k])
+            mp.i = 0
+            mp.stage = STAGE_CAPTURES
+        elif mp.stage == STAGE_CAPTURES:
+            while mp.i < mp.n:
+                mv = pick(mp.mvs, mp.scores, mp.n, mp.i)
+                mp.i += 1
+                if mv == mp.hash_mv:
+                    continue
+                if not see_ge(pos, mv, 0):
+                    mp.bad[mp.n_bad] = mv
+                    mp.n_bad += 1
+                    continue
+                mp.score = SCORE_GOOD_CAPTURE + mp.scores[mp.i - 1]
+                return mv
+            mp.i = 0
+            mp.stage = STAGE_SPECIALS
+        elif mp.stage == STAGE_SPECIALS:
+            while mp.i < 3:
+                mv = mp.specials[mp.i]
+                mp.i += 1
+                if mv and mv != mp.hash_mv and pos.board[mv >> 8] == EMPTY \
+                        and is_pseudo_legal(pos, mv):
+                    mp.score = SCORE_KILLER + 3 - mp.i
+                    return mv
+            mp.stage = STAGE_QUIETS_INIT
+        elif mp.stage == STAGE_QUIETS_INIT:
+            mp.n = gen_moves(pos, mp.mvs, GEN_QUIETS)
+            for k in range(mp.n):
+                mp.scores[k] = quiet_score(h, pos.board, pos.side, mp.mvs[k], mp.k1, mp.k2)
+            sort_rest(mp.mvs, mp.scores, mp.n, 0)
+            mp.i = 0
+            mp.stage = STAGE_QUIETS
+        elif mp.stage == STAGE_QUIETS:
+            while mp.i < mp.n:
+                mv = mp.mvs[mp.i]
+                mp.i += 1
+                if mv == mp.hash_mv or is_special(mp, mv):
+                    continue
+                mp.score = mp.scores[mp.i - 1]
+                return mv
+            mp.stage = STAGE_BAD_CAPTURES
+        elif mp.stage == STAGE_BAD_CAPTURES:
+            if mp.i_bad < mp.n_bad:
+                mv = mp.bad[mp.i_bad]
+                mp.i_bad += 1
+                mp.score = SCORE_BAD_CAPTURE + capture_score(pos.board, mv)
+                return mv
+            mp.stage = STAGE_DONE
+        else:
+            return 0

@@ -46,7 +46,8 @@ from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch,
                            TT_LOWER, TT_EXACT, TT_GENERATIONS)
 from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, SCORE_HASH, SCORE_GOOD_CAPTURE,
                               SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
-                              capture_score, quiet_score, score_moves, pick, sort_rest)
+                              capture_score, quiet_score, score_moves, pick, MovePicker,
+                              picker_init, next_move)
 
 # The stop flag is written by another thread while the search reads it:
 # relaxed atomic loads and stores (plain moves on x86, but the compiler may
@@ -410,56 +411,28 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     if prm[P_IIR] and depth >= 4 and hash_mv == 0 and excluded == 0 and (pv_node or cut_node):
         depth -= 1
 
-    # 8. the moves: the hash move before any generation (it often cuts off),
-    # then the generated ones, best first
-    cdef int mvs[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
+    # 8. the moves, from the staged picker (_order): the hash move before any
+    # generation, good captures, killers and counter-move, quiet moves by
+    # history, losing captures
+    cdef MovePicker mp
     cdef int tried[MAX_MOVES]
     cdef int n_tried = 0
-    cdef int n = 0
-    cdef bint generated = False
     cdef int k1 = st.mkey[ply] if prm[P_CONT] else -1
     cdef int k2 = st.mkey[ply - 1] if ply >= 1 and prm[P_CONT] else -1
     cdef int counter = st.hist.counter[st.mkey[ply]] if st.mkey[ply] >= 0 else 0
     cdef int best = -INF, best_mv = 0, legal = 0
     cdef int old_alpha = alpha
-    cdef int i = 0, mv, new_depth, ext, lmr_depth, sbeta, d, mscore
+    cdef int mv, new_depth, ext, lmr_depth, sbeta, d, mscore
     cdef bint quiet, gives, prune
     cdef int lmp_limit = (3 + depth * depth) // (2 - improving)
     cdef KingGuard g
     guard_init(pos, &g, checked)
-    # ordered: the rest of mvs is sorted (quiet stage) or no longer worth
-    # ordering (late-move pruning has begun): take moves as they stand
-    cdef bint ordered = False
+    picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
     while True:
-        if not generated and hash_mv:
-            mv = hash_mv
-            mscore = SCORE_HASH
-            generated = True
-            n = -1                  # generate next time round
-        else:
-            if not generated or n < 0:
-                n = gen_moves(pos, mvs, False)
-                score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hash_mv,
-                            st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
-                generated = True
-            if i >= n:
-                break
-            if ordered:
-                mv = mvs[i]
-            else:
-                mv = pick(mvs, scores, n, i)
-                if scores[i] < SCORE_KILLER:
-                    sort_rest(mvs, scores, n, i)
-                    ordered = True
-            mscore = scores[i]
-            # a winning-looking capture that loses material by SEE goes to the back
-            if SCORE_GOOD_CAPTURE <= mscore < SCORE_HASH and not see_ge(pos, mv, 0):
-                scores[i] = SCORE_BAD_CAPTURE + capture_score(pos.board, mv)
-                continue
-            i += 1
-            if mv == hash_mv:
-                continue            # searched first
+        mv = next_move(&mp, pos, &st.hist)
+        if mv == 0:
+            break
+        mscore = mp.score
         if mv == excluded:
             continue
         quiet = pos.board[mv >> 8] == EMPTY
@@ -475,7 +448,6 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             if quiet and mscore < SCORE_KILLER:
                 if prm[P_LMP] and not pv_node and not checked and legal >= lmp_limit:
                     prune = True
-                    ordered = True      # every later quiet move goes the same way
                 elif prm[P_FUTILITY] and not checked and lmr_depth <= 6 \
                         and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha:
                     prune = True

@@ -550,7 +550,9 @@ class Engine:
         results: List[Optional[SearchResult]] = [None] * multipv
         scores = [0] * multipv
         stopped = False
+        stable = 0                  # iterations in a row with the same best move
         for depth in range(1, max_depth + 1):
+            previous = results[0]
             chosen: List[int] = []
             for k in range(multipv):
                 if multipv > 1:
@@ -571,13 +573,32 @@ class Engine:
                                        r.time, pv, k + 1))
             if stopped:
                 break
-            if soft is not None and _time.monotonic() - start >= soft * 0.6:
+            best = results[0]
+            if previous is not None and best is not None and best.move == previous.move:
+                stable += 1
+            else:
+                stable = 0
+            if soft is not None and _time.monotonic() - start >= soft * self._time_factor(
+                    depth, stable, previous, best):
                 break
             # a forced mate found: a deeper search cannot change the answer
-            best = results[0]
             if best is not None and best.mate is not None and depth >= 2 * abs(best.mate) + 2:
                 break
         return [r for r in results if r is not None]
+
+    @staticmethod
+    def _time_factor(depth: int, stable: int, previous: Optional[SearchResult],
+                     best: Optional[SearchResult]) -> float:
+        """The share of the soft time after which no new iteration starts:
+        less when the best move has stayed the same for a few iterations,
+        more when it just changed or the score fell (the search is unsure;
+        the hard limit still bounds it)."""
+        if depth < 5 or best is None:
+            return 0.6
+        factor = 1.0 if stable == 0 else (0.7 if stable < 3 else 0.45)
+        if previous is not None and best.score < previous.score - 30:
+            factor *= 1.3
+        return factor
 
     def _setup(self, board: Board, excluded: List[int]) -> int:
         n = self._searcher.setup(board._core, excluded)
