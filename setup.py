@@ -16,7 +16,10 @@ directives = {
     "boundscheck": DEBUG,
     "wraparound": DEBUG,
     "initializedcheck": DEBUG,
-    "cdivision": not DEBUG,
+    # C division in both builds: the debug build must compute exactly what the
+    # release build computes (Python's floor division would round negative
+    # scores differently and change the search); UBSan traps a zero divisor.
+    "cdivision": True,
     "infer_types": True,
     "embedsignature": True,
 }
@@ -26,7 +29,8 @@ if DEBUG:
     # invariant checks (pos_check after every change made from Python), and
     # UBSan traps out-of-range indexing of fixed-size arrays.
     compile_args = ["-O1", "-g", "-UNDEBUG", "-DCXIANGQI_DEBUG",
-                    "-fsanitize=undefined,bounds", "-fno-sanitize-recover=all"]
+                    "-fsanitize=undefined,bounds,integer-divide-by-zero",
+                    "-fno-sanitize-recover=all"]
     link_args = ["-fsanitize=undefined,bounds"]
 else:
     compile_args = ["-O3"]
