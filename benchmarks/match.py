@@ -518,6 +518,11 @@ def play_game(red: Player, black: Player, opening: Sequence[str] = (), *, number
             player.quit()
             return finish(not side, f"{player.name} died: {e}")
         except EngineError as e:
+            if board.halfmove_clock >= 100:
+                # ElephantEye (and other engines keeping the 50-move rule of
+                # 100 plies rather than the 120 of the Chinese rules) answers
+                # "nobestmove" there: a draw claim, scored as a draw
+                return finish(None, f"{player.name} claimed a draw (50-move rule)")
             return finish(not side, f"{player.name} failed: {e}")
         elapsed = time.monotonic() - t0
         player.think_time += elapsed

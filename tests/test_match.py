@@ -136,6 +136,29 @@ def test_referee_illegal_move_loses():
     assert record.moves == ["b0c2"]
 
 
+class NoMove:
+    """An engine that answers "nobestmove" (external.py raises EngineError)."""
+    name = "silent"
+
+    def play(self, board, limit, **kwargs):
+        from cxiangqi.external import EngineError
+        raise EngineError(f"engine 'silent' gave no move in {board.fen()}")
+
+
+@pytest.mark.parametrize("halfmove, result, reason", [
+    (99, "0-1", "silent failed"),
+    (100, "1/2-1/2", "silent claimed a draw (50-move rule)"),
+])
+def test_referee_no_move_is_a_loss_unless_fifty_moves_passed(halfmove, result, reason):
+    # ElephantEye answers "nobestmove" after 100 plies without a capture: a
+    # draw claim; anywhere else a missing move loses
+    record = match.play_game(match.Player(NoMove(), limit=Limit(depth=1)),
+                             match.Player(Scripted("black", ["e9e8"]), limit=Limit(depth=1)),
+                             start_fen=f"4k4/9/9/9/9/9/9/9/R8/3K5 w - - {halfmove} 80")
+    assert record.result == result and record.reason.startswith(reason)
+    assert record.moves == []
+
+
 def test_referee_ply_limit_is_a_draw():
     red = Scripted("red", ["b0c2", "c2b0"])
     black = Scripted("black", ["a6a5", "a5a4"])
