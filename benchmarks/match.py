@@ -12,7 +12,8 @@ error bar::
 An engine is a command line (a UCI, UCCI or xboard program; the protocol is
 found by trying, or given with --proto1/--proto2), or ``builtin[:LEVEL]``
 for cxiangqi's engine run in this process (LEVEL 1..10, easy, normal,
-hard).  Limits: --movetime seconds, --depth, --nodes, or a game clock --tc
+hard), or ``builtin:greedy``, a player that captures the most valuable piece
+it can and otherwise plays a random move (the floor of benchmarks/levels.py).  Limits: --movetime seconds, --depth, --nodes, or a game clock --tc
 BASE+INC (seconds; each engine gets its own clock and loses on time), for
 both engines or per engine (--movetime2, --tc1, ...).
 
@@ -63,7 +64,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from cxiangqi import STARTING_FEN, Board
+from cxiangqi import STARTING_FEN, Board, Move
 from cxiangqi.engine import Limit
 from cxiangqi.external import (EngineError, EngineTerminatedError, EngineTimeoutError,
                                ExternalEngine, IllegalEngineMoveError, PlayResult)
@@ -297,13 +298,46 @@ class _Builtin:
         self.alive = False
 
 
+class _Greedy:
+    """Captures the most valuable piece it can (a random one among equals),
+    else plays a random move: the weakest opponent that still takes what
+    is offered."""
+
+    protocol = "builtin"
+    VALUES = {"r": 9, "c": 5, "n": 4, "a": 2, "b": 2, "p": 1, "k": 0}
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        import random
+        self.random = random.Random(seed)
+        self.name = "greedy"
+        self.alive = True
+
+    def play(self, board: Board, limit: Limit, **_: Any) -> PlayResult:
+        moves = list(board.legal_moves)
+        if not moves:
+            return PlayResult(None)
+
+        def gain(move: Move) -> int:
+            piece = board.piece_at(move.to_square)
+            return -1 if piece is None else self.VALUES[piece.symbol().lower()]
+
+        best = max(gain(m) for m in moves)
+        return PlayResult(self.random.choice([m for m in moves if gain(m) == best]))
+
+    def new_game(self) -> None:
+        pass
+
+    def quit(self) -> None:
+        self.alive = False
+
+
 class Player:
     """One side of a match: how to start the engine, its limit or clock,
     and its running statistics.  The engine is (re)started when needed."""
 
     def __init__(self, spec: Any, protocol: str = "auto", *, limit: Optional[Limit] = None,
                  clock: Optional[Clock] = None, options: Optional[Dict[str, Any]] = None,
-                 label: str = "") -> None:
+                 label: str = "", seed: Optional[int] = None) -> None:
         if limit is None and clock is None:
             raise ValueError(f"{label or 'engine'}: give a limit (movetime, depth, nodes) "
                              "or a clock")
@@ -313,6 +347,7 @@ class Player:
         self.clock = clock
         self.options = dict(options or {})
         self.label = label
+        self.seed = seed            # for builtin:greedy's choices
         self.engine: Any = None
         self.owned = True
         self.name = label or str(spec)
@@ -330,7 +365,7 @@ class Player:
         spec = self.spec
         if isinstance(spec, str) and spec.split(":")[0] == "builtin":
             level = spec.partition(":")[2] or "hard"
-            self.engine = _Builtin(level)
+            self.engine = _Greedy(self.seed) if level == "greedy" else _Builtin(level)
         else:
             command: Union[str, List[str]] = spec if isinstance(spec, str) else list(spec)
             if command == "cxiangqi-engine" and shutil.which(command) is None:
@@ -583,16 +618,20 @@ def play_match(engine1: Any, engine2: Any, games: int = 2, *,
     match = MatchResult(str(engine1), str(engine2), sprt=sprt)
     lock = threading.Lock()
     next_pair = [0]
+    next_worker = [0]
     players: List[Tuple[Player, Player]] = []
     errors: List[BaseException] = []
 
     def make_players() -> Tuple[Player, Player]:
+        with lock:
+            worker_number = next_worker[0]
+            next_worker[0] += 1
         p1 = Player(engine1, proto1, limit=limit1 or (None if clock1 else limit),
                     clock=clock1 or (None if limit1 else clock), options=options1,
-                    label="engine1")
+                    label="engine1", seed=2 * worker_number + 1)
         p2 = Player(engine2, proto2, limit=limit2 or (None if clock2 else limit),
                     clock=clock2 or (None if limit2 else clock), options=options2,
-                    label="engine2")
+                    label="engine2", seed=2 * worker_number + 2)
         return p1, p2
 
     def claim_pair() -> Optional[int]:

@@ -3,6 +3,7 @@ against MaxQi (xboard) through it."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import os
 import sys
@@ -175,3 +176,32 @@ def test_cli_with_builtin_engines(capsys):
     assert out.count("Game ") == 2
     assert "Elo difference" in out
     assert "cxiangqi builtin (level 1)" in out
+
+
+def _load_report():
+    spec = importlib.util.spec_from_file_location("cxiangqi_match_report",
+                                                  REPO_ROOT / "benchmarks" / "match_report.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_match_report_finds_an_avoidable_loss_by_the_chase_rule(tmp_path, capsys):
+    from test_chase import ISSUE_GAME
+    report = _load_report()
+    moves = list(ISSUE_GAME)
+    board = replay(match.GameRecord(1, "x", "y", False, "", moves, "", ""))
+    outcome = board.outcome(claim_draw=True)
+    assert outcome.winner is True and outcome.termination.name == "PERPETUAL_CHASE"
+    chased = {"number": 1, "red": "ElephantEye", "black": "cxiangqi", "engine1_red": False,
+              "opening": "", "result": "1-0", "reason": "perpetual chase", "moves": moves}
+    won = dict(chased, number=2, red="cxiangqi", black="ElephantEye", engine1_red=True,
+               reason="ElephantEye resigned", moves=moves[:10])
+    safe = report.avoidable(chased)
+    assert safe and "c7c8" not in safe and "c8c7" not in safe
+    assert report.avoidable(won) is None and report.points(won) == 1.0
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(g) + "\n" for g in (chased, won)))
+    assert report.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "+1 =0 -1" in out and "losses by a repetition rule: 1" in out and "avoidable" in out
