@@ -5,7 +5,11 @@ ended, and every game engine 1 lost by a repetition rule (perpetual check
 or chase), with whether it had a move at the end that did not lose by the
 rule::
 
-    python benchmarks/match_report.py matches/eleeye-150ms.jsonl
+    python benchmarks/match_report.py matches/eleeye-150ms.jsonl --verify 2
+
+With --verify, each such loss's last position is searched again without
+the move played: "unavoidable" when every other move is mated (perpetual
+check was then only the longest way to lose), "AVOIDABLE" otherwise.
 
 A game that an engine ended by giving no move after 100 plies without a
 capture (ElephantEye keeps the 50-move rule of 100 plies; match.py now
@@ -75,9 +79,33 @@ def avoidable(game: Dict) -> Optional[List[str]]:
     return safe
 
 
+def verify(game: Dict, seconds: float) -> str:
+    """The engine's view of engine 1's last position in a repetition loss:
+    its best move other than the one played, and that move's score."""
+    from cxiangqi.engine import Engine, Limit
+    moves = game["moves"]
+    k = len(moves) - 1
+    while k >= 0 and (k % 2 == 0) != game["engine1_red"]:
+        k -= 1
+    board = replay(moves[:k])
+    played = Move.from_iccs(moves[k])
+    other = Engine(hash_mb=64).search(board, Limit(time=seconds), banmoves=[played])
+    if other.move is None:
+        return "no other move"
+    if other.mate is not None and other.mate < 0:
+        return (f"unavoidable: the best other move, {other.move.iccs()}, is mated in "
+                f"{-other.mate} ({board.fen()})")
+    return (f"AVOIDABLE: {other.move.iccs()} scores {other.score} cp instead of {played.iccs()} "
+            f"({board.fen()})")
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", help="JSONL files written by match.py --out")
+    ap.add_argument("--verify", type=float, metavar="SECONDS",
+                    help="search each repetition loss's last position for that long without "
+                         "the move played, to tell a loss that had a way out from one where "
+                         "every other move is mated")
     args = ap.parse_args(argv)
     import importlib.util
     from pathlib import Path
@@ -124,8 +152,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"losses by a repetition rule: {len(lost)}")
     for g, safe in lost:
         print(f"  game {g['number']} ({g['reason']}, {len(g['moves'])} plies): "
-              + (f"avoidable, had {len(safe)} other move(s) e.g. {safe[:3]}" if safe
-                 else "every move lost"))
+              + (f"{len(safe)} other move(s) did not lose by the rule, e.g. {safe[:3]}"
+                 if safe else "every move lost by the rule"))
+        if safe and args.verify:
+            print("    " + verify(g, args.verify))
     return 0
 
 

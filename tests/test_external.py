@@ -241,6 +241,7 @@ FAKE = textwrap.dedent('''\
     import sys, time
     mode = sys.argv[1]
     proto = None
+    variant = position = None
     def say(text):
         sys.stdout.write(text + "\\n"); sys.stdout.flush()
     for line in sys.stdin:
@@ -251,7 +252,14 @@ FAKE = textwrap.dedent('''\
         if cmd in (["uci"], ["ucci"]):
             if mode == "silent":
                 continue
-            say("id name fake-" + mode); say(cmd[0] + "ok")
+            say("id name fake-" + mode)
+            if mode == "fairy":
+                say("option name UCI_Variant type combo default chess var chess var xiangqi")
+            say(cmd[0] + "ok")
+        elif cmd == ["setoption"] and mode == "fairy":
+            variant = words[-1]
+        elif cmd == ["position"] and mode == "fairy":
+            position = words[1:]
         elif cmd == ["protover"]:
             if mode == "silent":
                 continue
@@ -268,6 +276,14 @@ FAKE = textwrap.dedent('''\
                 if not xb:
                     say("info depth 1 score cp 0 pv a0a5")
                 say("move a0a5" if xb else "bestmove a0a5")
+            elif mode == "fairy":
+                # Fairy-Stockfish numbers ranks 1-10: it understands the
+                # position only when told so, and answers the same way
+                if variant == "xiangqi" and position == ["startpos", "moves", "h3e3"]:
+                    say("info depth 1 score cp 10 pv h10g8 h1g3")
+                    say("bestmove h10g8 ponder h1g3")
+                else:
+                    say("bestmove a1a2")
             elif mode == "nomove":
                 say("nobestmove" if proto == "ucci" else "bestmove (none)")
             elif mode == "die":
@@ -287,6 +303,17 @@ def fake(tmp_path):
 
 
 PROTOCOLS = ["uci", "ucci", "xboard"]
+
+
+def test_fairy_stockfish_ranks_are_translated(fake):
+    # an engine with UCI_Variant (Fairy-Stockfish) is set to xiangqi and
+    # spoken to with ranks 1-10, both ways
+    board = Board()
+    board.push(Move.from_iccs("h2e2"))
+    with ExternalEngine.popen(fake("fairy"), "uci") as engine:
+        result = engine.play(board, Limit(depth=1))
+    assert result.move == Move.from_iccs("h9g7") and result.ponder == Move.from_iccs("h0g2")
+    assert result.info["pv"] == [Move.from_iccs("h9g7"), Move.from_iccs("h0g2")]
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

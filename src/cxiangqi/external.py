@@ -14,7 +14,9 @@ answer that does not come in time (:class:`EngineTimeoutError`), or one that
 makes no sense, such as an illegal best move (:class:`IllegalEngineMoveError`).
 
 Moves are ICCS (``h2e2``, ranks 0-9 from Red's side) in all three protocols;
-this is what Pikafish, ElephantEye and MaxQi use.  Limits are
+this is what Pikafish, ElephantEye and MaxQi use.  Fairy-Stockfish numbers
+the ranks 1-10 (``h3e3``): a UCI engine with a ``UCI_Variant`` option is
+spoken to in its numbering, translated both ways.  Limits are
 ``cxiangqi.engine.Limit`` objects (or anything with the same attributes):
 ``time`` is the time for this move, the clocks are ``red_clock`` and
 ``black_clock`` with ``red_inc``/``black_inc`` and ``remaining_moves``;
@@ -27,6 +29,7 @@ from __future__ import annotations
 import collections
 import math
 import queue
+import re
 import shlex
 import subprocess
 import threading
@@ -610,6 +613,9 @@ class _UciFamily(ExternalEngine):
     def _send_banmoves(self, banned: List[Move]) -> None:
         raise EngineError(f"{self.protocol.upper()} has no way to ban moves")
 
+    def _ponder_move(self, text: str) -> Move:
+        return Move.from_iccs(text)
+
     def _play(self, board: Board, budget: Budget, banned: List[Move],
               deadline: float) -> PlayResult:
         self._set_multipv(1)
@@ -627,7 +633,7 @@ class _UciFamily(ExternalEngine):
                 k = rest.index("ponder")
                 if k + 1 < len(rest):
                     try:
-                        ponder = Move.from_iccs(rest[k + 1])
+                        ponder = self._ponder_move(rest[k + 1])
                     except InvalidMoveError:
                         ponder = None
             draw = "draw" in rest
@@ -645,6 +651,19 @@ class _UciFamily(ExternalEngine):
             raise EngineError(f"engine {self.name!r} cannot show more than one line")
 
 
+def _shift_ranks(text: str, delta: int) -> str:
+    """A coordinate move with both ranks moved by delta ("h3e3", -1 ->
+    "h2e2"); the text unchanged when it is not one."""
+    m = _COORDINATE_MOVE.fullmatch(text)
+    if m is None:
+        return text
+    f1, r1, f2, r2 = m.groups()
+    return f"{f1}{int(r1) + delta}{f2}{int(r2) + delta}"
+
+
+_COORDINATE_MOVE = re.compile(r"([a-i])(\d{1,2})([a-i])(\d{1,2})")
+
+
 class _UciEngine(_UciFamily):
     protocol = "uci"
     hello = "uci"
@@ -653,6 +672,27 @@ class _UciEngine(_UciFamily):
     def __init__(self, process: _Process, timeout: float) -> None:
         super().__init__(process, timeout)
         self._multipv = 1
+        self._rank_base = 0         # 1 for Fairy-Stockfish: ranks 1-10
+
+    def _after_handshake(self) -> None:
+        if "uci_variant" in self.options:
+            # Fairy-Stockfish: play xiangqi (unless the caller set another
+            # variant, which then fails on the first position) in its
+            # notation
+            self._rank_base = 1
+            self._send(f"setoption name {self.options['uci_variant'].name} value xiangqi")
+
+    def _out(self, move: Move) -> str:
+        return _shift_ranks(move.iccs(), self._rank_base) if self._rank_base else move.iccs()
+
+    def _in(self, text: str) -> str:
+        return _shift_ranks(text, -self._rank_base) if self._rank_base else text
+
+    def _parse_move(self, text: str, line: str) -> Move:
+        return super()._parse_move(self._in(text), line)
+
+    def _ponder_move(self, text: str) -> Move:
+        return Move.from_iccs(self._in(text))
 
     def _sync(self) -> None:
         self._send("isready")
@@ -689,7 +729,7 @@ class _UciEngine(_UciFamily):
     def _position_command(self, board: Board) -> str:
         root, moves = _root_and_moves(board)
         head = "position startpos" if _is_start(root) else f"position fen {root.fen()}"
-        return head + (" moves " + " ".join(m.iccs() for m in moves) if moves else "")
+        return head + (" moves " + " ".join(self._out(m) for m in moves) if moves else "")
 
     def _go_command(self, board: Board, budget: Budget) -> str:
         return _wire.uci_go(budget, board.turn)
@@ -698,6 +738,8 @@ class _UciEngine(_UciFamily):
         raise EngineError("UCI has no banmoves; use a UCCI engine to ban moves")
 
     def _parse_info(self, board: Board, words: List[str]) -> Dict[str, Any]:
+        if self._rank_base:
+            words = [self._in(w) for w in words]
         return _wire.parse_uci_info(board, words)
 
 
