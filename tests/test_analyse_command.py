@@ -235,6 +235,73 @@ def test_export_positions(tmp_path, collection):
     assert table == rows
 
 
+# --- the Parquet export: written with cxiangqi.files.atomic_write ----------------------------
+
+ROWS = [{"fen": Board().fen(), "score": 20, "result": "1-0", "ply": 0,
+         "zobrist": f"{Board().zobrist_hash():016x}"},
+        {"fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+         "score": 30, "result": "1-0", "ply": 1, "zobrist": "0123456789abcdef"}]
+
+
+def staged(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return str(path)
+
+
+def test_parquet_export_through_a_link_keeps_the_link_and_the_permissions(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    from cxiangqi.analyse_command import _to_parquet
+    (tmp_path / "data").mkdir()
+    target = tmp_path / "data" / "pos.parquet"
+    _to_parquet(staged(tmp_path / "old.jsonl", ROWS[:1]), str(target))
+    os.chmod(target, 0o640)
+    link = tmp_path / "pos.parquet"
+    link.symlink_to(target)
+    _to_parquet(staged(tmp_path / "new.jsonl", ROWS), str(link))
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert pq.read_table(target).to_pylist() == ROWS
+    assert oct(os.stat(target).st_mode & 0o7777) == oct(0o640)
+    assert [p.name for p in (tmp_path / "data").iterdir()] == ["pos.parquet"]  # no temp file
+
+
+@pytest.mark.parametrize("where", ["encoding", "writing"])
+def test_a_failed_parquet_export_leaves_the_previous_file(tmp_path, monkeypatch, where):
+    pq = pytest.importorskip("pyarrow.parquet")
+    from cxiangqi.analyse_command import _to_parquet
+    target = tmp_path / "pos.parquet"
+    _to_parquet(staged(tmp_path / "old.jsonl", ROWS[:1]), str(target))
+    before = target.read_bytes()
+    if where == "encoding":
+        def broken(table, where, **kwargs):
+            where.write(b"PAR1 half a file")
+            raise OSError("pyarrow failed")
+        monkeypatch.setattr(pq, "write_table", broken)
+    else:
+        real_fdopen = os.fdopen
+
+        class DiskFull:
+            def __init__(self, fh):
+                self.fh = fh
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.fh.close()
+
+            def write(self, data):
+                self.fh.write(data[:7])
+                raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(os, "fdopen", lambda fd, mode: DiskFull(real_fdopen(fd, mode)))
+    with pytest.raises(OSError):
+        _to_parquet(staged(tmp_path / "new.jsonl", ROWS), str(target))
+    monkeypatch.undo()
+    assert target.read_bytes() == before
+    assert pq.read_table(target).to_pylist() == ROWS[:1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.jsonl", "old.jsonl", "pos.parquet"]
+
+
 def test_external_engine_command(tmp_path):
     write_pgn(tmp_path / "two.pgn", games()[:2], plies=6)
     r = run([tmp_path / "two.pgn", "-o", tmp_path / "o.pgn", "--depth", "2", "--engine",

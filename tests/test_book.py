@@ -1,6 +1,8 @@
 """The opening book: file format, builder, the shipped book, weighted choice."""
 import collections
+import os
 import random
+import stat
 import struct
 import zlib
 
@@ -86,6 +88,63 @@ def test_round_trip_bytes_and_file(tmp_path):
     opened = Book.open(path)
     assert opened.moves(Board()) == book.moves(Board())
     assert len(opened) == len(book) == 7 and opened.positions == 4
+
+
+# --- saving: through cxiangqi.files.atomic_write ---------------------------------------------
+
+def test_save_through_a_symbolic_link_replaces_the_target(tmp_path):
+    target = tmp_path / "books" / "small.bin"
+    target.parent.mkdir()
+    target.write_bytes(b"old")
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    book = small_builder().build()
+    book.save(link)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_bytes() == book.to_bytes()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["small.bin"]  # no temp file
+
+
+def test_save_keeps_the_permissions_of_the_file(tmp_path):
+    path = tmp_path / "small.bin"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o640)
+    small_builder().build().save(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    assert Book.open(path).to_bytes() == small_builder().build().to_bytes()
+
+
+def test_a_failure_while_saving_leaves_the_previous_book(tmp_path, monkeypatch):
+    path = tmp_path / "small.bin"
+    old = Book.from_bytes(small_builder().build().to_bytes())
+    old.save(path)
+    before = path.read_bytes()
+    bigger = BookBuilder(max_ply=6, min_count=1)
+    bigger.add_game(["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"], "1-0")
+    real_fdopen = os.fdopen
+
+    class DiskFull:
+        """A file that writes a few bytes, then fails as a full disk does."""
+
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, data):
+            self.fh.write(data[:5])
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: DiskFull(real_fdopen(fd, mode)))
+    with pytest.raises(OSError, match="No space left"):
+        bigger.build().save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["small.bin"]  # no temp file left
 
 
 def test_entries_are_sorted_heaviest_first_in_the_file():

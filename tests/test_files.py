@@ -1,9 +1,12 @@
 """cxiangqi.files.atomic_write: the one way the project writes a file
-(PGN records, the desktop game's settings and saved games)."""
+(PGN records, opening books, the analysis's Parquet positions, the desktop
+game's settings and saved games)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +68,15 @@ def test_the_game_settings_use_it(tmp_path):
     assert Settings().save(link)
     assert link.is_symlink() and stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert Settings.load(path) == Settings()
+
+
+def test_no_other_module_replaces_files_itself():
+    """The library's writers (Book.save, the Parquet export, write_game...)
+    go through cxiangqi.files, not a temporary file and os.replace of their
+    own: only files.py renames files into place."""
+    src = Path(__file__).resolve().parents[1] / "src" / "cxiangqi"
+    own = re.compile(r"\bos\.(replace|rename)\(")
+    offenders = [f"{path.name}:{n}" for path in sorted(src.glob("*.py")) if path.name != "files.py"
+                 for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+                 if own.search(line)]
+    assert offenders == []

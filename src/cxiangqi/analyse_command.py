@@ -42,6 +42,7 @@ from . import pgn, records
 from .analysis import (AnalysisError, GameAnalysis, Job, KeyMaker, Thresholds, annotate, drive,
                        limit_to_dict, make_pool)
 from .engine import Limit
+from .files import atomic_write
 from .journal import JournalError, Outputs
 from .move import Move
 
@@ -131,15 +132,20 @@ def _load_seen(path: str) -> Set[int]:
 
 
 def _to_parquet(staging: str, target: str) -> None:
+    """The staged JSONL positions as a Parquet file at `target`: encoded in
+    memory (the table is in memory already), then written with
+    :func:`cxiangqi.files.atomic_write`, so a failure leaves the previous
+    file, a symbolic link is written through and the file keeps its
+    permissions."""
     import pyarrow.json as pj
     import pyarrow.parquet as pq
     table = pj.read_json(staging) if os.path.getsize(staging) else None
-    tmp = target + ".tmp"
     if table is None:
         import pyarrow as pa
         table = pa.table({"fen": [], "score": [], "result": [], "ply": [], "zobrist": []})
-    pq.write_table(table, tmp)
-    os.replace(tmp, target)
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    atomic_write(target, buffer.getvalue())
 
 
 class _Counter:

@@ -69,7 +69,6 @@ import os
 import random
 import struct
 import sys
-import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +77,7 @@ from typing import (Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Seq
 
 from .board import Board
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from .files import atomic_write
 from .move import MOVES, Move
 
 __all__ = ["Book", "BookEntry", "BookError", "BookBuilder", "build_book", "DEFAULT_BOOK_PATH",
@@ -201,20 +201,13 @@ class Book:
         return _HEADER.pack(MAGIC, VERSION, len(body) // _ENTRY.size, zlib.crc32(body)) + body
 
     def save(self, path: PathLike) -> None:
-        """Writes the book file atomically (a crash never leaves half a file)."""
+        """Writes the book file with :func:`cxiangqi.files.atomic_write` (a
+        crash never leaves half a file, a symbolic link is written through
+        to its target, an existing file keeps its permissions); missing
+        parent directories are created."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent))
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(self.to_bytes())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write(path, self.to_bytes())
 
     # --- looking up --------------------------------------------------------
 

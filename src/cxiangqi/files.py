@@ -1,5 +1,6 @@
 """Writing files safely: one helper for the whole project (game records,
-the desktop game's settings and saved games).
+opening books, the analysis's Parquet positions, the desktop game's
+settings and saved games).
 
 :func:`atomic_write` puts the data in a temporary file in the target's
 directory, flushes it to the disk, gives it the old file's permissions and
