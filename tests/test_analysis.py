@@ -189,6 +189,27 @@ def test_annotated_pgn_reads_back():
     assert sum(bool(n.nags) for n in game.mainline()) == len(judged)
 
 
+def test_annotated_game_written_plain_reads_back_with_cchess(tmp_path):
+    """cchess cannot read the annotated PGN (comments, NAGs, variations);
+    written with comments=False, variations=False it reads the same moves."""
+    cchess = pytest.importorskip("cchess")  # installed by the [test] extra
+    game = game_from(HANGING_ROOK, ["i0i5", "a5i5"])
+    annotate(game, analyse_game(game, Limit(depth=6)))
+    full, plain = tmp_path / "annotated.pgn", tmp_path / "plain.pgn"
+    pgn.write_game(game, full)
+    text = full.read_text("utf-8")
+    assert "{ [%eval" in text and "$4" in text and "( 1. " in text  # all three are there
+    assert str(pgn.read_game(full)) == str(game)                       # for cxiangqi
+    pgn.write_game(game, plain, comments=False, variations=False)
+    assert not any(c in plain.read_text("utf-8").split("\n\n", 1)[1] for c in "{}$()")
+    theirs = cchess.Game.read_from(str(plain))
+    assert theirs.dump_iccs_moves() == [["i0i5", "a5i5"]]
+    assert theirs.init_board.to_fen().split()[:2] == HANGING_ROOK.split()[:2]
+    back = pgn.read_game(plain)
+    assert [m.iccs() for m in back.mainline_moves()] == ["i0i5", "a5i5"]
+    assert back.headers["RedAccuracy"] == game.headers["RedAccuracy"]
+
+
 def test_annotate_keeps_comments_and_checks_the_game():
     game = game_from(Board().fen(), ["h2e2", "h9g7"])
     game.next().comment = "central cannon"

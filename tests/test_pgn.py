@@ -556,6 +556,40 @@ def test_write_refuses_an_illegal_tree():
         write_game(game, io.StringIO())
 
 
+def test_write_without_comments_or_variations():
+    game = sample_tree()
+    full = str(game)
+
+    def written(**kw):
+        buf = io.StringIO()
+        write_game(game, buf, **kw)
+        head, body = buf.getvalue().split("\n\n", 1)
+        assert head == full.split("\n\n", 1)[0]          # the same headers
+        return " ".join(body.split()), pgn_text(buf.getvalue())
+
+    body, again = written(comments=False, variations=False)   # plain PGN
+    assert body == "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1/2-1/2"
+    assert list(lines_of(again)) == [iccs(game.mainline_moves())]
+    assert again.comment == "" and all(not n.comment and not n.nags for n in again.mainline())
+    body, again = written(comments=False)
+    assert body == ("1. h2e2 ( 1. c3c4 b9c7 ( 1... c6c5 2. h2e2 ) 2. b0c2 ) ( 1. b2e2 ) "
+                    "1... h9g7 2. h0g2 i9h9 ( 2... b9c7 3. i0h0 ) 3. i0h0 b9c7 1/2-1/2")
+    assert list(lines_of(again)) == list(lines_of(game))
+    body, again = written(variations=False)
+    assert body == ("{ 开局 } 1. h2e2 $1 { 中炮 } 1... h9g7 2. h0g2 i9h9 3. i0h0 b9c7 $14 "
+                    "1/2-1/2")
+    assert tree(again) == [tree(game)[0][:4] + (tree(again)[0][4],)]
+    assert [(n.comment, n.nags) for n in again.mainline()] == [
+        (n.comment, n.nags) for n in game.mainline()]
+    assert str(game) == full                               # the default writes everything
+    # Black to move first: the first move keeps its "1..." without a comment before it
+    black = pgn_text('[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/'
+                     'RNBAKABNR b - - 1 1"]\n{ start } 1... h9g7 { ok } 2. h0g2 *')
+    buf = io.StringIO()
+    write_game(black, buf, comments=False, variations=False)
+    assert buf.getvalue().rstrip().endswith("\n\n1... h9g7 2. h0g2 *")
+
+
 def _assert_only(path: Path, content: bytes) -> None:
     assert path.read_bytes() == content
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no temp file left
@@ -697,6 +731,17 @@ def test_games_with_final_position_match_the_data(built_games):
     for record, game in list(zip(GAMES, built_games))[::60]:
         assert game.end().board().fen().split()[:2] == record["final_fen"].split()[:2]
         assert game.board().fen() == STARTING_FEN
+
+
+def test_plain_pgn_reads_back_with_cchess(built_games, tmp_path):
+    """cchess's PGN reader fails on comments, NAGs and variations (and stops
+    at some Chinese moves): the plain ICCS export is what it reads."""
+    cchess = pytest.importorskip("cchess")  # installed by the [test] extra
+    path = tmp_path / "game.pgn"
+    for game in [sample_tree(), *built_games[::100]]:
+        write_game(game, path, comments=False, variations=False)
+        assert cchess.Game.read_from(str(path)).dump_iccs_moves() == [
+            iccs(game.mainline_moves())]
 
 
 # --- writing through links, keeping permissions (cxiangqi.files) ---------------------------

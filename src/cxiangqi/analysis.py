@@ -48,7 +48,10 @@ Annotating (:func:`annotate`)
     Comments ``[%eval 0.35]`` (pawns, Red's side) or ``[%eval #-3]`` on
     every main-line move, NAGs ``?!`` (6), ``?`` (2), ``??`` (4) on the
     judged moves with "Blunder. h2e2 was best." in the comment, and the
-    best line as a variation.
+    best line as a variation.  cchess (the ``cchess`` package) cannot read
+    comments, NAGs or variations, so the annotated PGN is for cxiangqi and
+    PGN viewers; ``pgn.write_game(game, f, comments=False,
+    variations=False)`` writes the plain main line that cchess reads.
 
 Collections (:func:`analyse_games`)
     Games are the unit of work.  ``workers=N`` runs N searches at once in

@@ -55,7 +55,9 @@ Writing
     Chinese forms come from :mod:`cxiangqi.notation`).  Writing to a path is
     atomic: the text goes to a temporary file in the same directory, which
     then replaces the target with ``os.replace``, so an interrupted save
-    never destroys the previous file.
+    never destroys the previous file.  ``comments=False, variations=False``
+    writes plain PGN (headers and main line), for readers that know no more,
+    such as cchess.
 """
 
 from __future__ import annotations
@@ -1144,13 +1146,16 @@ def _width(text: str) -> int:
 
 
 class _Writer:
-    def __init__(self, notation: str, traditional: bool, columns: int) -> None:
+    def __init__(self, notation: str, traditional: bool, columns: int, comments: bool = True,
+                 variations: bool = True) -> None:
         self.lines: List[str] = []
         self.current: List[str] = []
         self.width = 0
         self.columns = columns
         self.notation = notation
         self.traditional = traditional
+        self.comments = comments      # False: no comments and no NAGs
+        self.variations = variations  # False: the main line only
         if notation != "iccs":
             from . import notation as _notation  # noqa: PLC0415
             self._nt = _notation
@@ -1164,6 +1169,8 @@ class _Writer:
         self.current.append(text)
 
     def comment(self, text: str) -> None:
+        if not self.comments:
+            return
         text = text.replace("}", "").strip()
         if text:
             self.token("{ " + text + " }")
@@ -1182,9 +1189,14 @@ class _Writer:
         elif force_number:
             text = f"{board.fullmove_number}... {text}"
         self.token(text)  # the number and its move stay on one line
-        for nag in sorted(node._nags or ()):
-            self.token(f"${nag}")
+        if self.comments:
+            for nag in sorted(node._nags or ()):
+                self.token(f"${nag}")
         self.comment(node.comment)
+
+    def commented(self, node: GameNode) -> bool:
+        """Is a comment written after this node (so the next move needs its number)?"""
+        return self.comments and bool(node.comment)
 
     def line(self, parent: GameNode, board: Board, force_number: bool) -> None:
         """Writes the main line below ``parent`` with its side variations;
@@ -1210,16 +1222,16 @@ class _Writer:
                     continue
                 main = node.variations[0]
                 self.move(board, main, top[3])
-                top[3] = bool(main.comment)
+                top[3] = self.commented(main)
                 top[2] = 1
-            if top[2] < len(node.variations):
+            if self.variations and top[2] < len(node.variations):
                 side = node.variations[top[2]]
                 top[2] += 1
                 self.token("(")
                 self.comment(side.starting_comment)
                 self.move(board, side, True)
                 board.push(side.move)
-                lines.append([side, 0, None, bool(side.comment)])
+                lines.append([side, 0, None, self.commented(side)])
                 continue
             board.push(node.variations[0].move)
             top[0], top[1], top[2] = node.variations[0], top[1] + 1, None
@@ -1236,7 +1248,7 @@ def _header_value(value: str) -> str:
 
 
 def _format_game(game: Game, notation: str = "iccs", *, traditional: bool = False,
-                 columns: int = 80) -> str:
+                 columns: int = 80, comments: bool = True, variations: bool = True) -> str:
     if notation not in NOTATIONS:
         raise ValueError(f"notation must be one of {', '.join(NOTATIONS)}, not {notation!r}")
     out = []
@@ -1246,10 +1258,10 @@ def _format_game(game: Game, notation: str = "iccs", *, traditional: bool = Fals
         out.append(f'[{name} "{_header_value(value)}"]')
     out.append(f'[Format "{_FORMAT_NAMES[notation]}"]')
     out.append("")
-    writer = _Writer(notation, traditional, columns)
+    writer = _Writer(notation, traditional, columns, comments, variations)
     writer.comment(game.comment)
     board = game.board()
-    writer.line(game, board, bool(game.comment) or board.turn == BLACK)
+    writer.line(game, board, writer.commented(game) or board.turn == BLACK)
     result = game.headers.get("Result", "*")
     writer.token(result if result in _RESULTS else "*")
     out.append(writer.text())
@@ -1257,10 +1269,21 @@ def _format_game(game: Game, notation: str = "iccs", *, traditional: bool = Fals
 
 
 def write_game(game: Game, f: PathOrStream, notation: str = "iccs", *,
-               traditional: bool = False, encoding: str = "utf-8", columns: int = 80) -> None:
+               traditional: bool = False, encoding: str = "utf-8", columns: int = 80,
+               comments: bool = True, variations: bool = True) -> None:
     """Writes a game as PGN with moves in ``notation`` (``"iccs"``,
     ``"wxf"`` or ``"chinese"``; ``traditional=True`` for traditional
     Chinese characters) and a matching ``[Format]`` header.
+
+    ``comments=False`` leaves out the comments and the NAGs,
+    ``variations=False`` the side variations (as python-chess's
+    ``StringExporter`` does); with both the game is plain PGN, headers and
+    main line only.  cchess (the ``cchess`` package) cannot read comments
+    ``{...}``, NAGs ``$2`` or variations ``(...)``, so an annotated game
+    (:func:`cxiangqi.analysis.annotate`) written in full is for cxiangqi
+    and PGN viewers, and written plain, in ICCS and one game a file, for
+    cchess (whose reader also stops, silently, at some Chinese moves and
+    reads no WXF).
 
     ``f`` is a text stream (the game is appended, followed by a blank line),
     a binary stream (encoded with ``encoding``), or a path: the file is
@@ -1273,7 +1296,8 @@ def write_game(game: Game, f: PathOrStream, notation: str = "iccs", *,
     UnicodeEncodeError if the text has characters the encoding lacks;
     nothing is written then (for a path, the old file is untouched).
     """
-    text = _format_game(game, notation, traditional=traditional, columns=columns) + "\n"
+    text = _format_game(game, notation, traditional=traditional, columns=columns,
+                        comments=comments, variations=variations) + "\n"
     if isinstance(f, (str, os.PathLike)):
         atomic_write(f, _encode(text, encoding))
     elif isinstance(f, (io.RawIOBase, io.BufferedIOBase)):
