@@ -103,6 +103,8 @@ TEXT: Dict[str, Tuple[str, str]] = {
     "level_hard": ("困难", "hard"),
     "level_external": ("外部引擎", "external engine"),
     "level_n": ("{n} 级", "level {n}"),
+    "level_strength": ("{name}（约 {elo} 分）", "{name} (≈ {elo} Elo)"),
+    "threads": ("搜索线程", "Search threads"),
     "start": ("开始", "Start"),
     "time_control": ("时限", "Time control"),
     "tc_none": ("不限时", "No clock"),

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
+from cxiangqi.engine import MAX_THREADS
 from cxiangqi.files import atomic_write_text as _atomic_write_text
 
 LEVEL_NAMES = ("easy", "normal", "hard") + tuple(str(n) for n in range(1, 11))
@@ -59,6 +60,7 @@ class Settings:
     external_protocol: str = "auto"     # "auto", "uci", "ucci"
     ponder: str = "auto"                # think on the player's time: "auto" (off at EASY_LEVELS)
     book: bool = True                   # the computer plays from the opening book
+    threads: int = 1                    # search threads of cxiangqi's engine (1..MAX_THREADS)
 
     _CHOICES = {
         "language": ("zh", "en"), "mode": ("hvh", "hvc", "cvc"), "human_color": ("red", "black"),
@@ -75,6 +77,9 @@ class Settings:
         default = getattr(Settings, name)
         if isinstance(default, bool):
             return isinstance(value, bool)
+        if name == "threads":
+            return (isinstance(value, int) and not isinstance(value, bool)
+                    and 1 <= value <= MAX_THREADS)
         if isinstance(default, (int, float)):
             return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
         if not isinstance(value, str):

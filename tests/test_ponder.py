@@ -135,7 +135,8 @@ def test_hit_or_stop_before_the_ponder_search_starts_is_not_lost(engine):
 def test_a_level_ponders_to_its_depth_and_a_hit_answers_without_searching_again(engine):
     board = after("h2e2", "h9g7")
     infos = Infos()
-    pondering = engine.ponder(board, level="4", on_info=infos)     # level 4: depth 4
+    four = Level("four", depth=4, movetime=1.0, nodes=None, randomness=30)
+    pondering = engine.ponder(board, level=four, on_info=infos)    # a level of depth 4
     infos.wait_for(lambda i: i.depth == 4 and i.multipv == 4)      # its 4th and last line
     n = len(infos.items)
     pondering.ponderhit()

@@ -11,6 +11,9 @@ import zlib
 import pytest
 
 import cxiangqi
+from dataclasses import replace
+from unittest.mock import ANY
+
 from cxiangqi import Board, Move
 from cxiangqi.engine import (BAN_SCORE, LEVELS, Engine, Limit, SearchInfo, level_named,
                              mate_in)
@@ -155,13 +158,48 @@ def test_levels_return_legal_moves(level):
 
 
 def test_levels_are_named_and_ordered():
-    assert level_named("easy") == LEVELS["easy"] and LEVELS["hard"].randomness == 0
-    depths = [LEVELS[str(i)].depth or 99 for i in range(1, 11)]
-    assert depths == sorted(depths)
-    randomness = [LEVELS[str(i)].randomness for i in range(1, 11)]
+    assert level_named("easy") == replace(LEVELS["2"], name="easy", description=ANY)
+    assert LEVELS["hard"].randomness == 0 and LEVELS["hard"].movetime == LEVELS["10"].movetime
+    # the mostly blind levels (the reply overlooked at least half the time)
+    # come first, each picking better than the one before; then the
+    # searching levels get ever more nodes, overlook ever fewer replies and
+    # pick ever more strictly
+    ladder = [LEVELS[str(i)] for i in range(1, 11)]
+    oversight = [lv.oversight for lv in ladder]
+    assert oversight == sorted(oversight, reverse=True) and oversight[-1] == 0
+    assert ladder[0].blind
+    mostly_blind = [lv for lv in ladder if lv.oversight >= 0.5]
+    assert mostly_blind == ladder[:len(mostly_blind)]
+    randomness = [lv.randomness for lv in mostly_blind]
     assert randomness == sorted(randomness, reverse=True)
+    searching = ladder[len(mostly_blind):]
+    nodes = [lv.nodes or 10 ** 12 for lv in searching]
+    assert nodes == sorted(nodes) and searching[-1].nodes is None
+    randomness = [lv.randomness for lv in searching]
+    assert randomness == sorted(randomness, reverse=True) and randomness[-1] == 0
     with pytest.raises(ValueError):
         level_named("grandmaster")
+
+
+def test_a_blind_level_judges_its_own_move_only():
+    blind = LEVELS["1"]
+    engine = Engine(hash_mb=1, seed=1)
+    # it sees a mate in one (the rook's mate on the back rank)...
+    board = Board("3k5/9/3P5/9/9/9/9/9/9/R4K3 w - - 0 1")
+    lines = engine.analyse(board, multipv=200, level=blind)
+    mates = {r.move for r in lines if r.mate == 1}
+    # (the rook's check on the back rank; or the rook or king on the e-file,
+    # after which Black has no move)
+    assert mates == {Move.from_iccs(m) for m in ("a0a9", "a0e0", "f0e0")}
+    assert {r.move for r in lines[:3]} == mates
+    assert {r.move for r in lines} == set(board.legal_moves)
+    assert [r.score for r in lines] == sorted((r.score for r in lines), reverse=True)
+    # ...but not the reply: it takes a pawn with the rook where the horse
+    # takes the rook back, which a one-ply search with quiescence refuses
+    board = Board("4k4/9/1n7/9/p8/9/9/9/9/R2K5 w - - 0 1")
+    grab = Move.from_iccs("a0a5")
+    assert engine.analyse(board, multipv=1, level=blind)[0].move == grab
+    assert engine.analyse(board, Limit(depth=1), level="hard")[0].move != grab
 
 
 def test_low_level_varies_its_moves():
@@ -444,3 +482,15 @@ def test_bad_search_arguments_are_refused():
             engine.analyse(Board(), Limit(depth=1), multipv=multipv)
     # a huge multipv is just 'every line'
     assert len(engine.analyse(Board(), Limit(depth=1), multipv=2 ** 70)) == 44
+
+
+def test_a_blind_level_ponders_like_the_others():
+    # its answer is ready at once, but a ponder search holds it until
+    # ponderhit() or stop(), as UCI asks
+    engine = Engine(hash_mb=1, seed=1, level="1")
+    board = Board()
+    pondering = engine.ponder(board)
+    time.sleep(0.05)
+    assert not pondering._done.is_set()
+    pondering.ponderhit()
+    assert pondering.result().move in board.legal_moves

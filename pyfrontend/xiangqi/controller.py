@@ -59,7 +59,8 @@ from cxiangqi import BLACK, RED, Board, Color, IllegalMoveError, InvalidFenError
 from cxiangqi import notation as _notation
 from cxiangqi import pgn as _pgn
 from cxiangqi.book import Book
-from cxiangqi.engine import Engine, Limit, SearchInfo, level_named
+from cxiangqi.engine import (LEVEL_ALIASES, LEVEL_ELO, MAX_THREADS, Engine, Limit, SearchInfo,
+                             level_named)
 
 from ..i18n import tr
 from ..settings import LEVEL_NAMES, Autosave, Settings, config_dir
@@ -148,12 +149,19 @@ def probe_external_engine(command: str, protocol: str = "auto", timeout: float =
         engine.quit()
 
 
-def level_label(level: str, lang: str = "zh") -> str:
-    if level in ("easy", "normal", "hard"):
-        return tr("level_" + level, lang)
+def level_label(level: str, lang: str = "zh", strength: bool = False) -> str:
+    """A level's name; with `strength`, followed by its measured Elo over
+    level 1 (cxiangqi.engine.LEVEL_ELO, from benchmarks/levels.py)."""
     if level == EXTERNAL:
         return tr("level_external", lang)
-    return tr("level_n", lang, n=level)
+    if level in ("easy", "normal", "hard"):
+        name = tr("level_" + level, lang)
+    else:
+        name = tr("level_n", lang, n=level)
+    elo = LEVEL_ELO.get(LEVEL_ALIASES.get(level, level))
+    if strength and elo is not None:
+        return tr("level_strength", lang, name=name, elo=f"{elo:+d}" if elo else "0")
+    return name
 
 
 def randomises(level: str) -> bool:
@@ -490,6 +498,14 @@ class GameController(PollingController):
     def set_book(self, on: bool) -> None:
         """Opening book on or off (from the next computer move)."""
         self.settings.book = bool(on)
+        self._emit("status")
+
+    def set_threads(self, threads: int) -> None:
+        """Search threads of cxiangqi's engine (from its next search)."""
+        if (not isinstance(threads, int) or isinstance(threads, bool)
+                or not 1 <= threads <= MAX_THREADS):
+            raise ValueError(f"threads must be an integer 1..{MAX_THREADS}, not {threads!r}")
+        self.settings.threads = threads
         self._emit("status")
 
     def set_ponder(self, mode: str) -> None:
@@ -919,6 +935,10 @@ class GameController(PollingController):
                 result = self._run_external(task)
             else:
                 engine = self._engine_for()
+                # the settings' thread count, applied between searches
+                if (hasattr(engine, "set_threads")
+                        and getattr(engine, "threads", 1) != self.settings.threads):
+                    engine.set_threads(self.settings.threads)
 
                 def on_info(info: SearchInfo) -> None:
                     self._queue.put(("info", task.gen, info))

@@ -11,6 +11,7 @@ list grows with the window), so nothing moves while a game is played.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import tkinter as tk
 from pathlib import Path
@@ -353,7 +354,8 @@ class XiangqiScreen:
             var = tk.StringVar(value=self.controller.levels[color])
             self.level_vars[color] = var
             for name in self._level_names():
-                sub.add_radiobutton(label=level_label(name, self.lang), value=name, variable=var,
+                sub.add_radiobutton(label=level_label(name, self.lang, strength=True), value=name,
+                                    variable=var,
                                     command=lambda c=color, v=var: self.set_level(c, v.get()))
             comp.add_cascade(label=t("computer_level", side=self.side_name(color)), menu=sub)
         comp.add_separator()
@@ -372,6 +374,12 @@ class XiangqiScreen:
         self.book_var = tk.BooleanVar(value=self.settings.book)
         comp.add_checkbutton(label=t("book"), variable=self.book_var,
                              command=lambda: self.set_book(self.book_var.get()))
+        tmenu = tk.Menu(comp, tearoff=False)
+        self.threads_var = tk.IntVar(value=self.settings.threads)
+        for n in range(1, max(self.settings.threads, min(os.cpu_count() or 1, 8)) + 1):
+            tmenu.add_radiobutton(label=str(n), value=n, variable=self.threads_var,
+                                  command=lambda n=n: self.set_threads(n))
+        comp.add_cascade(label=t("threads"), menu=tmenu)
         comp.add_separator()
         comp.add_command(label=t("ext_menu"), command=self.external_dialog_open)
         menu.add_cascade(label=t("menu_computer"), menu=comp)
@@ -951,6 +959,12 @@ class XiangqiScreen:
         self._show_ponder_rate()
         self.app.save_settings()
 
+    def set_threads(self, threads: int) -> None:
+        """搜索线程: cxiangqi's engine searches with this many threads, remembered."""
+        self.controller.set_threads(threads)
+        self.threads_var.set(threads)
+        self.app.save_settings()
+
     def set_book(self, on: bool) -> None:
         """使用开局库: the computer opens from the book, remembered."""
         self.controller.set_book(on)
@@ -1025,7 +1039,7 @@ class XiangqiScreen:
         mode = tk.StringVar(value=s.mode)
         side = tk.StringVar(value=s.human_color)
         names = self._level_names()
-        labels = [level_label(n, self.lang) for n in names]
+        labels = [level_label(n, self.lang, strength=True) for n in names]
         font = (self.family, 12)
         bold = (self.family, 13, "bold")
         tk.Label(d, text=t("mode"), bg=PANEL, fg=ACCENT, font=bold).grid(row=0, column=0, sticky="nw")

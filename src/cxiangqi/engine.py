@@ -49,8 +49,9 @@ from .external import (EngineError, EngineTerminatedError, EngineTimeoutError, E
 from .move import MOVES, Move
 
 __all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS",
-           "level_named", "MATE_SCORE", "bench", "BENCH_FENS", "ExternalEngine", "EngineError",
-           "EngineTerminatedError", "EngineTimeoutError", "IllegalEngineMoveError", "PlayResult"]
+           "LEVEL_ELO", "LEVEL_ALIASES", "level_named", "MATE_SCORE", "bench", "BENCH_FENS", "ExternalEngine",
+           "EngineError", "EngineTerminatedError", "EngineTimeoutError", "IllegalEngineMoveError",
+           "PlayResult"]
 
 # time kept in hand on every move, for the protocol round trip
 MOVE_OVERHEAD = 0.03
@@ -62,9 +63,9 @@ MAX_THREADS = 64
 
 @dataclass(frozen=True)
 class Level:
-    """A strength level: limits on depth, time and nodes, and a window in
+    """A strength level: limits on depth, time and nodes, a window in
     centipawns within which the engine picks among the best moves at random
-    (0 = always the best)."""
+    (0 = always the best), and how often it overlooks the reply."""
 
     name: str
     depth: Optional[int]
@@ -72,6 +73,16 @@ class Level:
     nodes: Optional[int]
     randomness: int
     description: str = ""
+    #: the share of moves (0..1) chosen blind: judged by the static
+    #: evaluation of the position each move leads to (a mate in one is
+    #: seen), not by a search, so the reply is overlooked and a piece left
+    #: hanging goes unnoticed, as a beginner's would; 1 = every move
+    oversight: float = 0.0
+
+    @property
+    def blind(self) -> bool:
+        """Does this level never look at the reply?"""
+        return self.oversight >= 1.0
 
     def __post_init__(self) -> None:
         if self.depth is not None:
@@ -81,36 +92,56 @@ class Level:
         if self.nodes is not None:
             _checks.integer(self.nodes, "Level.nodes", 0, MAX_NODES)
         _checks.integer(self.randomness, "Level.randomness", 0)
+        if (isinstance(self.oversight, bool) or not isinstance(self.oversight, (int, float))
+                or not 0.0 <= self.oversight <= 1.0):
+            raise ValueError(f"Level.oversight must be a number 0..1, got {self.oversight!r}")
 
 
 def _levels() -> Dict[str, Level]:
+    # Strength comes from how far a level looks (a node budget: the same on
+    # every machine, with a time cap for slow ones), how often it overlooks
+    # the reply (a move chosen by its look alone) and how often it settles
+    # for a natural-looking second-best move (a random pick among its best
+    # lines within `randomness` centipawns).
+    # Calibrated by benchmarks/levels.py: see LEVEL_ELO and the README.
     table = [
-        # name, depth, movetime, nodes, randomness, description
-        ("1", 1, 0.05, 2_000, 250, "looks one move ahead, often picks a weaker move"),
-        ("2", 2, 0.1, 10_000, 150, "two plies, plenty of mistakes"),
-        ("3", 3, 0.2, 40_000, 100, "three plies, some mistakes"),
-        ("4", 4, 0.3, 150_000, 60, "sees simple tactics"),
-        ("5", 5, 0.5, 400_000, 40, "club player: sees two-move combinations"),
-        ("6", 7, 0.8, 1_500_000, 25, "solid, rarely blunders"),
-        ("7", 9, 1.2, 4_000_000, 12, "strong"),
-        ("8", 12, 2.0, None, 6, "very strong"),
-        ("9", 20, 3.0, None, 0, "near full strength"),
-        ("10", None, 5.0, None, 0, "full strength: deepest search the time allows"),
+        # name, depth, movetime, nodes, randomness, oversight, description
+        ("1", 1, 0.05, None, 300, 1.0, "sees only its own move: leaves pieces hanging"),
+        ("2", 1, 0.05, None, 60, 0.5, "mostly sees only its own move"),
+        ("3", None, 0.1, 300, 200, 0.15, "sees the replies, most of the time"),
+        ("4", None, 0.2, 1_000, 100, 0.12, "sees simple exchanges, overlooks a reply now and then"),
+        ("5", None, 0.4, 4_000, 50, 0.08, "club player: sees simple tactics"),
+        ("6", None, 0.8, 12_000, 25, 0.04, "sees two-move combinations"),
+        ("7", None, 1.5, 30_000, 20, 0.02, "solid, rarely blunders"),
+        ("8", None, 2.5, 120_000, 10, 0.01, "strong"),
+        ("9", None, 4.0, 500_000, 5, 0.0, "very strong"),
+        ("10", None, 5.0, None, 0, 0.0, "full strength: deepest search the time allows"),
     ]
-    levels = {name: Level(name, d, t, n, r, desc) for name, d, t, n, r, desc in table}
-    levels["easy"] = Level("easy", *[getattr(levels["2"], f) for f in
-                                     ("depth", "movetime", "nodes", "randomness")],
-                           description="= level 2: a beginner can win")
-    levels["normal"] = Level("normal", *[getattr(levels["5"], f) for f in
-                                         ("depth", "movetime", "nodes", "randomness")],
-                             description="= level 5")
-    levels["hard"] = Level("hard", *[getattr(levels["10"], f) for f in
-                                     ("depth", "movetime", "nodes", "randomness")],
-                           description="= level 10: full strength")
+    levels = {name: Level(name, d, t, n, r, desc, oversight)
+              for name, d, t, n, r, oversight, desc in table}
+
+    def alias(name: str, of: str, description: str) -> Level:
+        return replace(levels[of], name=name, description=description)
+
+    levels["easy"] = alias("easy", LEVEL_ALIASES["easy"], "= level 2: a beginner can win")
+    levels["normal"] = alias("normal", LEVEL_ALIASES["normal"], "= level 5")
+    levels["hard"] = alias("hard", LEVEL_ALIASES["hard"], "= level 10: full strength")
     return levels
 
 
+#: the named levels and the numbered ones they are
+LEVEL_ALIASES: Dict[str, str] = {"easy": "2", "normal": "5", "hard": "10"}
+
+
 LEVELS: Dict[str, Level] = _levels()
+
+#: Each level's strength in Elo over level 1, measured by benchmarks/levels.py
+#: (each level against the next, game pairs from ../shared/data/openings.jsonl;
+#: the README has the table with its error bars, which grow up the ladder:
+#: about +/- 450 at level 9).  Level 10's step was measured at 1 s a move
+#: instead of its 5 s, so its number is a floor.
+LEVEL_ELO: Dict[str, int] = {"1": 0, "2": 168, "3": 383, "4": 598, "5": 883, "6": 1124,
+                             "7": 1292, "8": 1533, "9": 1748, "10": 2130}
 
 
 def level_named(level: Union[str, int, Level]) -> Level:
@@ -359,8 +390,11 @@ class Engine:
         documentation), which returns after ponderhit() and its limit, or
         after stop()."""
         lvl = self.level if level is None else level_named(level)
+        if 0.0 < lvl.oversight < 1.0 and self._random.random() < lvl.oversight:
+            lvl = replace(lvl, oversight=1.0)   # this move, chosen without a search
         if lvl.randomness > 0:
-            lines = self.analyse(board, limit, multipv=4, on_info=on_info, level=lvl,
+            lines = self.analyse(board, limit, multipv=len(MOVES) if lvl.blind else 4,
+                                 on_info=on_info, level=lvl,
                                  banmoves=banmoves, clear_stop=clear_stop, ponder=ponder)
             if not lines or lines[0].move is None:
                 return lines[0] if lines else self._no_move()
@@ -402,13 +436,18 @@ class Engine:
         if clear_stop:
             self._stop_requested = False
             self._hit_requested = False
+        if lvl.blind:
+            def compute(soft: Optional[float], hard: Optional[float]) -> List[SearchResult]:
+                return self._blind(board, multipv, banned, on_info)
+        else:
+            def compute(soft: Optional[float], hard: Optional[float]) -> List[SearchResult]:
+                return self._iterate(board, depth, nodes, soft, hard, multipv, banned, on_info)
         with self._lock:
             try:
                 if ponder:
-                    return self._ponder_iterate(board, depth, nodes, soft, hard, multipv,
-                                                banned, on_info)
+                    return self._ponder_iterate(soft, hard, compute)
                 self._hit_requested = False
-                return self._iterate(board, depth, nodes, soft, hard, multipv, banned, on_info)
+                return compute(soft, hard)
             finally:
                 if fired:       # the mate search's own stop must not reach the next search
                     self._stop_requested = False
@@ -429,12 +468,12 @@ class Engine:
                 self._searcher.stop()
         return watch
 
-    def _ponder_iterate(self, board: Board, depth: int, nodes: int, soft: Optional[float],
-                        hard: Optional[float], multipv: int, banned: List[int],
-                        on_info: Optional[Callable[[SearchInfo], None]]) -> List[SearchResult]:
-        # _iterate without a time limit; ponderhit() arms one (a timer that
-        # stops the search), stop() ends it.  An answer found before either
-        # is held until one comes.
+    def _ponder_iterate(self, soft: Optional[float], hard: Optional[float],
+                        compute: Callable[[Optional[float], Optional[float]],
+                                          List[SearchResult]]) -> List[SearchResult]:
+        # the search (compute) without a time limit; ponderhit() arms one (a
+        # timer that stops the search), stop() ends it.  An answer found
+        # before either is held until one comes.
         p = _Ponder(soft, hard)
         with self._ponder_lock:
             self._ponder = p
@@ -445,7 +484,7 @@ class Engine:
                 self._hit(p)
             self._hit_requested = False
         try:
-            results = self._iterate(board, depth, nodes, None, None, multipv, banned, on_info)
+            results = compute(None, None)
             p.settled.wait()
         finally:
             with self._ponder_lock:
@@ -489,6 +528,34 @@ class Engine:
             if hard is None or clock_hard < hard:
                 soft, hard = clock_soft, clock_hard
         return depth, nodes, soft, hard
+
+    def _blind(self, board: Board, multipv: int, banned: List[int],
+               on_info: Optional[Callable[[SearchInfo], None]]) -> List[SearchResult]:
+        """A blind level's lines: every legal move scored by the static
+        evaluation after it (the mover's view), a mate in one first."""
+        start = _time.monotonic()
+        scored = []
+        work = board.copy()
+        for move in board.legal_moves:
+            if move.from_square * 90 + move.to_square in banned:
+                continue
+            work.push(move)
+            if work._core.count_legal() == 0:      # mate, or no move (which loses too)
+                score = MATE_SCORE - 1
+            else:
+                score = -self._searcher.evaluate(work._core)
+            work.pop()
+            scored.append((score, move))
+        if not scored:
+            return [self._no_move()]
+        scored.sort(key=lambda sm: -sm[0])
+        elapsed = _time.monotonic() - start
+        results = [SearchResult(m, sc, mate_in(sc), 1, 1, [m], len(scored), elapsed)
+                   for sc, m in scored[:multipv]]
+        if on_info is not None:
+            for k, r in enumerate(results):
+                on_info(SearchInfo(1, 1, r.score, r.mate, r.nodes, 0, elapsed, list(r.pv), k + 1))
+        return results
 
     def _no_move(self) -> SearchResult:
         return SearchResult(None, -MATE_SCORE, 0, 0, 0, [], 0, 0.0)
