@@ -946,12 +946,12 @@ def test_the_evaluation_is_colour_symmetric():
     # the engine sees a position and its mirror alike (the static evaluation,
     # side to move's view; a selective search may differ in its tree, since
     # move order decides what it prunes: tests/test_eval.py has more)
-    from cxiangqi._search import Searcher
-    searcher = Searcher(1)
+    from cxiangqi.engine import Engine
+    engine = Engine(hash_mb=1)
     rng = random.Random(zlib.crc32(b"mirror"))
     for p in rng.sample([p for p in positions() if p["n_legal"] > 0], 200):
         board = Board(p["fen"])
-        assert searcher.evaluate(board._core) == searcher.evaluate(board.mirror()._core), p["fen"]
+        assert engine.evaluate(board) == engine.evaluate(board.mirror()), p["fen"]
 
 
 def test_transform_flips_left_and_right():
@@ -1039,3 +1039,24 @@ def test_setting_a_counter_is_an_edit_that_clears_the_stack():
     board.push_iccs("h0g2")
     board.halfmove_clock = 0
     assert board.move_stack == [] and Board(board.fen()).fen() == board.fen()
+
+
+def test_chase_helpers_of_the_board():
+    # what the referee (cxiangqi.rules) asks of a board, through its own API
+    from test_chase import ISSUE_GAME
+    board = Board()
+    for text in ISSUE_GAME[:-1]:
+        board.push_iccs(text)
+    last = Move.from_iccs(ISSUE_GAME[-1])           # f7f8: the rook is chased again
+    assert board.chased_squares(last) == set()      # Red's rook move chases nothing
+    board.push(last)
+    assert board.chase_mask(4) == 2                 # Black (to move) chased with every move
+    with pytest.raises(ValueError):
+        board.chase_mask(0)
+    with pytest.raises(ValueError):
+        board.chase_mask(True)
+    with pytest.raises(ValueError, match="not a legal move"):
+        board.chased_squares(Move.from_iccs("a0a5"))
+    from cxiangqi.engine import Engine
+    with pytest.raises(TypeError):
+        Engine(hash_mb=1).evaluate(board.fen())

@@ -75,12 +75,12 @@ def test_every_repetition_cycle_in_real_games_agrees_with_the_reference():
             if key not in seen:
                 seen.add(key)
                 continue
-            keys, checks = board._core.history()
+            keys = board.history_keys()
             count, first = _P.repetitions(keys, 2)
             if count < 2:
                 continue
             plies = len(keys) - 1 - first
-            ours = board._core.chase_mask(plies)
+            ours = board.chase_mask(plies)
             assert ours == ref.chase_mask(board, plies), (board.fen(), plies)
             masks[ours] = masks.get(ours, 0) + 1
     # both "the last mover chased" and "the other side chased" occur

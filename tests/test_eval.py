@@ -9,7 +9,8 @@ import pytest
 
 from cxiangqi import Board
 from cxiangqi import _eval
-from cxiangqi._search import Searcher, eval_features
+from cxiangqi._search import eval_features
+from cxiangqi.engine import Engine
 from cxiangqi.eval_weights import WEIGHTS
 
 from conftest import games, positions
@@ -64,13 +65,13 @@ def sample_fens():
 
 
 def test_evaluation_is_colour_and_file_symmetric(sample_fens):
-    searcher = Searcher(1)
+    engine = Engine(hash_mb=1)
     checked = 0
     for fen in sample_fens:
         board = Board(fen)
-        score = searcher.evaluate(board._core)
-        assert searcher.evaluate(Board(colour_mirror(fen))._core) == score, fen
-        assert searcher.evaluate(Board(file_mirror(fen))._core) == score, fen
+        score = engine.evaluate(board)
+        assert engine.evaluate(Board(colour_mirror(fen))) == score, fen
+        assert engine.evaluate(Board(file_mirror(fen))) == score, fen
         checked += 1
     assert checked > 5000
 
@@ -99,23 +100,23 @@ def test_the_shipped_weights_are_loaded():
 
 def test_incremental_sums_survive_games():
     # the material/placement sums kept by make/unmake equal a fresh position's
-    searcher = Searcher(1)
+    engine = Engine(hash_mb=1)
     for game in games()[:200]:
         board = Board()
         for text in game["moves"]:
             board.push_iccs(text)
         fresh = Board(board.fen())
-        assert searcher.evaluate(board._core) == searcher.evaluate(fresh._core)
+        assert engine.evaluate(board) == engine.evaluate(fresh)
 
 
 def test_drawish_material_is_scaled_down():
-    searcher = Searcher(1)
+    engine = Engine(hash_mb=1)
     # a lone horse against full defence: far less than its material
     lone_horse = Board("3akab2/9/4b4/9/9/9/9/4N4/9/4K4 w - - 0 1")
-    assert abs(searcher.evaluate(lone_horse._core)) < 100
+    assert abs(engine.evaluate(lone_horse)) < 100
     # a rook against full defence is a book draw
     lone_rook = Board("2bakab2/9/9/9/9/9/9/9/3R5/3K5 w - - 0 1")
-    assert abs(searcher.evaluate(lone_rook._core)) < 150
+    assert abs(engine.evaluate(lone_rook)) < 150
     # but a rook against a bare king wins
     bare = Board("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")
-    assert searcher.evaluate(bare._core) > 500
+    assert engine.evaluate(bare) > 500

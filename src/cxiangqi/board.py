@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Iterator, List, Optional
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set
 
 from . import _checks
 from . import rules as _rules
@@ -625,6 +625,23 @@ class Board:
         """For the same positions as history_keys: was the side to move in
         check there (did the move into it give check)?"""
         return [bool(c) for c in self._core.history()[1]]
+
+    def chased_squares(self, move: Move) -> Set[Square]:
+        """Squares (after `move`, a legal move here) of the enemy pieces that
+        `move` chases under the referee's chase rule (see cxiangqi.rules).
+        The board is left unchanged; ValueError for an illegal move."""
+        if not self.is_legal(move):
+            raise ValueError(f"{move.iccs()} is not a legal move in this position")
+        return set(self._core.chased(move.from_square, move.to_square))
+
+    def chase_mask(self, plies: int) -> int:
+        """Who chased one same piece with every one of their moves in the
+        last `plies` plies of the move stack (a repetition cycle): bit 1,
+        the side that just moved; bit 2, the side to move; 0, neither.
+        ValueError unless 2 <= plies <= len(move_stack)."""
+        if isinstance(plies, bool) or not isinstance(plies, int):
+            raise ValueError(f"plies must be an integer, got {plies!r}")
+        return self._core.chase_mask(plies)
 
     # --- whole-board helpers ------------------------------------------------------
 

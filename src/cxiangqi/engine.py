@@ -303,6 +303,14 @@ class Engine:
                 self._helpers.append(h)
             del self._helpers[threads - 1:]
 
+    def evaluate(self, board: Board) -> int:
+        """The static evaluation of the board's position in centipawns, from
+        the side to move's point of view (no search: what the search scores a
+        quiet leaf with)."""
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a Board, got {type(board).__name__}")
+        return self._searcher.evaluate(board._core)
+
     def new_game(self) -> None:
         """Clears the hash table, killer moves and history."""
         with self._lock:

@@ -56,9 +56,7 @@ REPETITION_COUNT = 3
 def chased_squares(board: "Board", move: Move) -> Set[Square]:
     """Squares (after `move`) of the enemy pieces that `move`, legal for the
     side to move of `board`, chases.  `board` is left unchanged."""
-    if not board.is_legal(move):
-        raise ValueError(f"{move.iccs()} is not a legal move in this position")
-    return set(board._core.chased(move.from_square, move.to_square))
+    return board.chased_squares(move)
 
 
 def repetition_verdict(board: "Board") -> Optional[Tuple[str, Optional[Color]]]:
@@ -74,7 +72,7 @@ def repetition_verdict(board: "Board") -> Optional[Tuple[str, Optional[Color]]]:
     check_mask = _Position.perpetual(bytes(board.history_checks()), first)
     if check_mask in (1, 2):
         return ("perpetual_check", last_mover if check_mask == 1 else board.turn)
-    chase_mask = board._core.chase_mask(len(keys) - 1 - first)
+    chase_mask = board.chase_mask(len(keys) - 1 - first)
     if chase_mask in (1, 2) and check_mask == 0:
         return ("perpetual_chase", last_mover if chase_mask == 1 else board.turn)
     return ("repetition", None)
