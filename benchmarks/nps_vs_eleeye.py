@@ -70,7 +70,10 @@ def main(argv: List[str] = None) -> int:
         for name, (n, t) in (("cxiangqi", cx), ("ElephantEye", ee)):
             totals[name][0] += n
             totals[name][1] += t
-        print(f"{k:>8} {cx[0] / cx[1]:>14,.0f} {ee[0] / max(ee[1], 1e-9):>16,.0f}", flush=True)
+        # ElephantEye answers a position it solves at once (a forced mate)
+        # in ~0 ms: no rate to show, and next to nothing in the totals
+        ee_text = f"{ee[0] / ee[1]:>16,.0f}" if ee[1] >= 0.01 else f"{'(answered at once)':>16}"
+        print(f"{k:>8} {cx[0] / cx[1]:>14,.0f} {ee_text}", flush=True)
     cx_nps = totals["cxiangqi"][0] / totals["cxiangqi"][1]
     ee_nps = totals["ElephantEye"][0] / totals["ElephantEye"][1]
     print(f"{'total':>8} {cx_nps:>14,.0f} {ee_nps:>16,.0f}   ratio {cx_nps / ee_nps:.2f}")
