@@ -575,6 +575,27 @@ def test_records_of_every_format_open_by_content(app, data_dir, tmp_path):
     assert asked and "这不是能识别的棋谱文件" in "".join(asked[0])
     assert all(ch.isprintable() for line in asked[0] for ch in line)
     assert len(c.board.move_stack) == 85                 # nothing lost
+    # several games in one file (here a PGN): the first opens, the status says how many
+    assert app.load_from(str(raw / "wukong_Hu_Ronghua_UCI_first5.pgn"))
+    assert x.message == "已载入：wukong_Hu_Ronghua_UCI_first5.pgn（文件里共有 5 局，打开的是第 1 局）"
+    assert c.review_ply == 0 and c.board.move_stack
+    assert app.load_from(str(raw / "xqf" / "test.cbf"))             # one game: no count
+    assert x.message == "已载入：test.cbf"
+
+
+def test_the_paste_message_goes_with_the_next_move(app):
+    app.start_game("hvh")
+    pump(app.root, 0.2)
+    x = app.xiangqi
+    assert x.paste_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")
+    assert x.message == "已从剪贴板载入局面" and x.message_box.text == x.message
+    assert x._message_job is not None                 # it would expire on its own too
+    click(app, "e1")
+    click(app, "d1")
+    assert app.controller.board.move_stack            # the move was made
+    assert x.message == "" and x.message_box.text == "" and x._message_job is None
+    pump(app.root, 0.1)
+    assert x.message == ""
 
 
 def test_the_command_line_opens_a_record_in_review(display, data_dir, tmp_path):

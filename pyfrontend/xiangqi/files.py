@@ -1,5 +1,6 @@
 """Opening game records by what is in the file, not by its name: PGN, XQF,
-DhtmlXQ, and CCBridge's CBF/CBR when ``cxiangqi.records`` can read them.
+DhtmlXQ, CCBridge's CBF and CBR, and CCBridge libraries (CBL, several
+games), all through ``cxiangqi.records``.
 
 >>> detect_format(b"XQ\\x0a" + bytes(1021))
 'xqf'
@@ -10,80 +11,87 @@ DhtmlXQ, and CCBridge's CBF/CBR when ``cxiangqi.records`` can read them.
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple, Union
 
-from cxiangqi import dhtmlxq, pgn, xqf
+from cxiangqi import records
 from cxiangqi.pgn import Game
+from cxiangqi.records import detect_format
 
-__all__ = ["detect_format", "read_record", "open_filetypes", "RecordFormatError"]
+__all__ = ["detect_format", "read_record", "open_record", "Opened", "open_filetypes",
+           "RecordFormatError"]
 
 PGN_EXT = "*.pgn *.PGN"
 XQF_EXT = "*.xqf *.XQF"
-DHTMLXQ_EXT = "*.html *.htm *.HTML *.HTM *.txt"
-CB_EXT = "*.cbf *.CBF *.cbr *.CBR"
+DHTMLXQ_EXT = "*.html *.htm *.HTML *.HTM *.txt *.dhtmlxq"
+CBF_EXT = "*.cbf *.CBF"
+CBR_EXT = "*.cbr *.CBR"
+CBL_EXT = "*.cbl *.CBL"
 
 
 class RecordFormatError(ValueError):
     """The file is no game record we can read; ``kind`` is the i18n key
-    saying why ("err_not_record", "err_cbf")."""
+    saying why ("err_not_record")."""
 
     def __init__(self, message: str, kind: str = "err_not_record") -> None:
         super().__init__(message)
         self.kind = kind
 
 
-def detect_format(data: bytes) -> Optional[str]:
-    """"xqf", "cbr", "cbf", "dhtmlxq", "pgn", or None for anything else."""
-    if data[:2] == b"XQ" and len(data) > 2 and 1 <= data[2] <= xqf.MAX_VERSION:
-        return "xqf"
-    if data.startswith(b"CCBridge Record"):
-        return "cbr"
-    head = data[:4096]
-    if b"<ChineseChessRecord" in head:
-        return "cbf"
-    if b"[DhtmlXQ" in data:
-        return "dhtmlxq"
-    if _looks_like_text(head) and (b"[" in head or b"1." in head):
-        return "pgn"
-    return None
+@dataclass(frozen=True)
+class Opened:
+    """The first game of a record file, its format and how many games
+    (readable or not) the file holds."""
+
+    game: Game
+    format: str
+    count: int
 
 
-def _looks_like_text(data: bytes) -> bool:
-    """No NUL bytes and few control characters: some text encoding."""
-    if not data or b"\x00" in data:
-        return False
-    controls = sum(1 for b in data if b < 32 and b not in (9, 10, 13, 12, 27))
-    return controls <= len(data) // 100
+def open_record(path: Union[str, Path]) -> Opened:
+    """The first game in the file at `path`, whatever its format, and how
+    many games the file has.  Raises OSError when it cannot be read,
+    RecordFormatError when it is no record, and the format reader's error
+    (a ValueError) when the first game is broken."""
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        raise IsADirectoryError(21, "Is a directory", name)
+    first: Optional[records.Record] = None
+    count = 0
+    for record in records.iter_records(name):   # FileNotFoundError when it is not there
+        if first is None:
+            first = record
+            if record.error is not None:
+                _raise(record.error)
+        count += 1
+    if first is None or first.game is None or first.format is None:
+        raise RecordFormatError(f"{Path(name).name}: the file holds no game")
+    return Opened(first.game, first.format, count)
+
+
+def _raise(error: records.RecordError) -> None:
+    """The error of an unreadable first record, as the frontend names them."""
+    cause = error.cause
+    if error.format is None:
+        if isinstance(cause, OSError):
+            raise cause
+        raise RecordFormatError(str(error)) from cause
+    if isinstance(cause, (ValueError, OSError)):
+        raise cause from error   # XqfError, PgnError, IllegalMoveError...: their own words
+    raise error
 
 
 def read_record(path: Union[str, Path]) -> Game:
-    """The first game in the file at `path`, whatever its format.  Raises
-    OSError when it cannot be read, RecordFormatError when it is no record,
-    and the format reader's error (a ValueError) when it is broken."""
-    data = Path(path).read_bytes()
-    fmt = detect_format(data)
-    if fmt == "xqf":
-        return xqf.read_game(data)
-    if fmt == "dhtmlxq":
-        return dhtmlxq.read_game(data)
-    if fmt in ("cbf", "cbr"):
-        try:
-            from cxiangqi import records      # the CBF/CBR readers, when they are there
-        except ImportError:
-            raise RecordFormatError(f"{fmt.upper()} files cannot be read by this version",
-                                    "err_cbf") from None
-        return records.read_game(str(path))
-    if fmt == "pgn":
-        game = pgn.read_game(str(path))
-        if game is None:
-            raise RecordFormatError("the file holds no game")
-        return game
-    raise RecordFormatError(f"{Path(path).name}: {len(data)} bytes, no known record format")
+    """The first game in the file at `path` (see :func:`open_record`)."""
+    return open_record(path).game
 
 
 def open_filetypes(t: Callable[[str], str]) -> List[Tuple[str, str]]:
     """The Load dialog's filters: every record, then one per format."""
-    every = " ".join((PGN_EXT, XQF_EXT, DHTMLXQ_EXT, CB_EXT))
-    return [(t("record_files"), every), (t("pgn_files"), PGN_EXT), (t("xqf_files"), XQF_EXT),
-            (t("dhtmlxq_files"), DHTMLXQ_EXT), (t("cbf_files"), CB_EXT), (t("all_files"), "*")]
+    each = [("pgn_files", PGN_EXT), ("xqf_files", XQF_EXT), ("dhtmlxq_files", DHTMLXQ_EXT),
+            ("cbf_files", CBF_EXT), ("cbr_files", CBR_EXT), ("cbl_files", CBL_EXT)]
+    every = " ".join(ext for _, ext in each)
+    return ([(t("record_files"), every)] + [(t(key), ext) for key, ext in each]
+            + [(t("all_files"), "*")])

@@ -1334,8 +1334,8 @@ class XiangqiScreen:
         """Opens a record of any format (told by its content); a record from
         elsewhere opens in review at its start."""
         try:
-            game = files.read_record(path)
-            self.controller.load_game(game, name=Path(path).name)
+            opened = files.open_record(path)
+            self.controller.load_game(opened.game, name=Path(path).name)
         except (OSError, ValueError) as exc:
             self.last_error = self.app.error_message(exc)
             if show_errors:
@@ -1346,7 +1346,10 @@ class XiangqiScreen:
         self.flipped = self._default_flip()
         self.app.show("game")
         self.canvas.redraw()
-        self.set_message(self.t("loaded", name=Path(path).name))
+        if opened.count > 1:      # a CBL library or a PGN of several games: the first opens
+            self.set_message(self.t("loaded_many", name=Path(path).name, count=opened.count))
+        else:
+            self.set_message(self.t("loaded", name=Path(path).name))
         return True
 
     def copy_fen(self) -> None:
