@@ -29,7 +29,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 from cxiangqi.engine import LEVELS, Limit
 

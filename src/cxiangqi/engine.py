@@ -36,8 +36,8 @@ from __future__ import annotations
 import random
 import threading
 import time as _time
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from dataclasses import dataclass, field, replace
+from typing import Callable, Dict, Iterable, List, Optional, Union
 
 from . import _checks
 from ._search import BAN_SCORE, INFINITE, MATE_SCORE, MAX_DEPTH, WIN_SCORE, Searcher
