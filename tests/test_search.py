@@ -8,14 +8,14 @@ import threading
 import time
 import zlib
 
-import pytest
-
-import cxiangqi
 from dataclasses import replace
 from unittest.mock import ANY
 
+import pytest
+
+import cxiangqi
 from cxiangqi import Board, Move
-from cxiangqi.engine import (BAN_SCORE, LEVELS, Engine, Limit, SearchInfo, level_named,
+from cxiangqi.engine import (BAN_SCORE, LEVELS, Engine, Level, Limit, SearchInfo, level_named,
                              mate_in)
 
 from conftest import games, positions
@@ -494,3 +494,9 @@ def test_a_blind_level_ponders_like_the_others():
     assert not pondering._done.is_set()
     pondering.ponderhit()
     assert pondering.result().move in board.legal_moves
+
+
+@pytest.mark.parametrize("oversight", [-0.1, 1.5, float("nan"), True, "0.5", None])
+def test_a_bad_oversight_is_refused(oversight):
+    with pytest.raises(ValueError, match="oversight"):
+        Level("x", depth=None, movetime=1.0, nodes=1000, randomness=0, oversight=oversight)
