@@ -104,3 +104,26 @@ def iccs_to_ffish(move: str) -> str:
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     return DATA
+
+
+def failing_writes(monkeypatch, keep: int, error: BaseException) -> None:
+    """From now on (until monkeypatch.undo()) every file opened with
+    os.fdopen, the way cxiangqi.files writes, takes the first `keep` bytes
+    of a write and then raises `error`: a full disk, an interrupt."""
+    real_fdopen = os.fdopen
+
+    class Failing:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, data):
+            self.fh.write(data[:keep])
+            raise error
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Failing(real_fdopen(fd, mode)))

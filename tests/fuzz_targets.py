@@ -20,6 +20,7 @@ the same inputs (random.Random seeded from zlib.crc32, never hash()).
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 import io
 import json
 import os
@@ -158,18 +159,19 @@ def _lines(name: str, limit: int = 400) -> List[dict]:
     return out
 
 
-class Target:
+class Target(ABC):
     name = ""
 
     def __init__(self) -> None:
         self.seeds: List[Any] = []
 
+    @abstractmethod
     def one(self, rng: random.Random) -> Any:
         """Makes one input; returns it (for the report)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def run(self, data: Any) -> None:
-        raise NotImplementedError
+        """Feeds one input to the code under test; raises on a finding."""
 
 
 class FenTarget(Target):

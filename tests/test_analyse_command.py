@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import DATA, games
+from conftest import DATA, failing_writes, games
 
 from cxiangqi import Board, records
 from cxiangqi.analyse_command import main
@@ -227,7 +227,7 @@ def test_export_positions(tmp_path, collection):
         assert not board.is_check() and f"{board.zobrist_hash():016x}" == r["zobrist"]
         assert r["result"] in ("1-0", "0-1", "1/2-1/2") and isinstance(r["score"], int)
     # Parquet: the same rows
-    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow.parquet as pq
     target = tmp_path / "pos.parquet"
     assert main([str(collection), "--export-positions", str(target), "--nodes", "1000",
                  "--workers", "1", "--no-progress"]) == 0
@@ -249,7 +249,7 @@ def staged(path, rows):
 
 
 def test_parquet_export_through_a_link_keeps_the_link_and_the_permissions(tmp_path):
-    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow.parquet as pq
     from cxiangqi.analyse_command import _to_parquet
     (tmp_path / "data").mkdir()
     target = tmp_path / "data" / "pos.parquet"
@@ -266,7 +266,7 @@ def test_parquet_export_through_a_link_keeps_the_link_and_the_permissions(tmp_pa
 
 @pytest.mark.parametrize("where", ["encoding", "writing"])
 def test_a_failed_parquet_export_leaves_the_previous_file(tmp_path, monkeypatch, where):
-    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow.parquet as pq
     from cxiangqi.analyse_command import _to_parquet
     target = tmp_path / "pos.parquet"
     _to_parquet(staged(tmp_path / "old.jsonl", ROWS[:1]), str(target))
@@ -277,23 +277,7 @@ def test_a_failed_parquet_export_leaves_the_previous_file(tmp_path, monkeypatch,
             raise OSError("pyarrow failed")
         monkeypatch.setattr(pq, "write_table", broken)
     else:
-        real_fdopen = os.fdopen
-
-        class DiskFull:
-            def __init__(self, fh):
-                self.fh = fh
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                self.fh.close()
-
-            def write(self, data):
-                self.fh.write(data[:7])
-                raise OSError(28, "No space left on device")
-
-        monkeypatch.setattr(os, "fdopen", lambda fd, mode: DiskFull(real_fdopen(fd, mode)))
+        failing_writes(monkeypatch, 7, OSError(28, "No space left on device"))
     with pytest.raises(OSError):
         _to_parquet(staged(tmp_path / "new.jsonl", ROWS), str(target))
     monkeypatch.undo()

@@ -12,7 +12,7 @@ from cxiangqi import Board, Move
 from cxiangqi.book import (DEFAULT_BOOK_PATH, DEFAULT_MAX_PLY, DEFAULT_MIN_COUNT, Book,
                            BookBuilder, BookEntry, BookError, build_book, main)
 
-from conftest import DATA, games, load_jsonl
+from conftest import DATA, failing_writes, games, load_jsonl
 
 M = Move.from_iccs
 START_KEY = 0x046415397AA889C0
@@ -121,25 +121,7 @@ def test_a_failure_while_saving_leaves_the_previous_book(tmp_path, monkeypatch):
     before = path.read_bytes()
     bigger = BookBuilder(max_ply=6, min_count=1)
     bigger.add_game(["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"], "1-0")
-    real_fdopen = os.fdopen
-
-    class DiskFull:
-        """A file that writes a few bytes, then fails as a full disk does."""
-
-        def __init__(self, fh):
-            self.fh = fh
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.fh.close()
-
-        def write(self, data):
-            self.fh.write(data[:5])
-            raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode: DiskFull(real_fdopen(fd, mode)))
+    failing_writes(monkeypatch, 5, OSError(28, "No space left on device"))
     with pytest.raises(OSError, match="No space left"):
         bigger.build().save(path)
     monkeypatch.undo()

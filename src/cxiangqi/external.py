@@ -27,6 +27,7 @@ with the engine command (``cxiangqi._wire``).
 from __future__ import annotations
 
 import collections
+from abc import ABC, abstractmethod
 import math
 import queue
 import re
@@ -256,7 +257,7 @@ class _Process:
         self.eof = True
 
 
-class ExternalEngine:
+class ExternalEngine(ABC):
     """An engine program run as a child process.  Make one with
     :meth:`popen`; use it as a context manager (or call :meth:`quit`).
     One call at a time: it is not meant to be shared between threads."""
@@ -466,25 +467,31 @@ class ExternalEngine:
 
     # --- protocol specifics: abstract here, each protocol's subclass implements them ---
 
+    @abstractmethod
     def _handshake(self, probing: bool) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _play(self, board: Board, budget: Budget, banned: List[Move],
               deadline: float) -> PlayResult:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _analyse(self, board: Board, budget: Budget, multipv: int,
                  deadline: float) -> List[Dict[str, Any]]:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _set_option(self, name: str, value: Any) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _sync(self) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _new_game(self) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
     def _say_goodbye(self) -> None:
         self._send("quit")
@@ -569,14 +576,17 @@ class _UciFamily(ExternalEngine):
                             number(info.get("min")), number(info.get("max")),
                             tuple(info["var"]))
 
+    @abstractmethod
     def _position_command(self, board: Board) -> str:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _go_command(self, board: Board, budget: Budget) -> str:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def _parse_info(self, board: Board, words: List[str]) -> Dict[str, Any]:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
     def _search(self, board: Board, budget: Budget, banned: List[Move],
                 deadline: float) -> Tuple[List[str], Dict[int, Dict[str, Any]]]:

@@ -49,6 +49,7 @@ at once with a book move picked at random by weight, after an info line
 from __future__ import annotations
 
 import argparse
+from abc import ABC, abstractmethod
 import dataclasses
 import random
 import sys
@@ -324,7 +325,7 @@ class _Job:
 
 # --- the two protocols ----------------------------------------------------------------
 
-class _Dialect:
+class _Dialect(ABC):
     """What one protocol says differently: the handshake, options, how a
     ``go`` is read, how progress, answers and problems are written.  The
     server (state, input, searches) is shared."""
@@ -341,25 +342,30 @@ class _Dialect:
     def send(self, text: str) -> None:
         self.server.send(text)
 
+    @abstractmethod
     def handshake(self) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def setoption(self, args: List[str]) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def parse_go(self, args: List[str], turn: bool) -> _wire.GoCommand:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def report(self, info: SearchInfo) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def answer(self, job: "_Job", result: SearchResult) -> None:
-        raise NotImplementedError
+        """Each protocol's subclass implements this."""
 
+    @abstractmethod
     def no_move(self, mated: bool) -> None:
         """No best move: `mated` when the side to move has no legal move,
         else the position was invalid or the search could not run."""
-        raise NotImplementedError
 
     # shared by both: option values
     @staticmethod
