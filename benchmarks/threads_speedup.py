@@ -12,10 +12,17 @@ Stop latency: a search with no limit is started in a thread, ``stop()`` is
 called after --stop-after seconds, and the time until the search returns
 is taken (median and worst of the positions).  Run it on an otherwise idle
 machine with at least N cores.
+
+A parallel search is not repeatable, and one position's time to a depth
+can double or halve with the tree's luck, so twelve positions say little:
+--games FILE --count K adds K middle-game positions (ply --ply of the
+first K games of a games.jsonl, e.g. ../shared/data/games.jsonl), and
+--repeat R times the N-thread searches R times (the median counts).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -25,6 +32,24 @@ from typing import List, Optional, Sequence
 
 from cxiangqi import Board
 from cxiangqi.engine import BENCH_FENS, Engine, Limit
+
+
+def game_positions(path: str, count: int, ply: int) -> List[str]:
+    """FENs at `ply` of the first `count` games (of at least ply + 1
+    plies) in a games.jsonl file: {"moves": [ICCS, ...], ...} per line."""
+    fens: List[str] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if len(fens) >= count:
+                break
+            moves = json.loads(line)["moves"]
+            if len(moves) <= ply:
+                continue
+            board = Board()
+            for m in moves[:ply]:
+                board.push_iccs(m)
+            fens.append(board.fen())
+    return fens
 
 
 def time_to_depth(fen: str, depth: int, threads: int, hash_mb: int) -> float:
@@ -61,12 +86,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--hash", type=int, default=64, help="MB")
     ap.add_argument("--stop-after", type=float, default=0.5)
+    ap.add_argument("--games", help="a games.jsonl whose middle-game positions are added")
+    ap.add_argument("--count", type=int, default=36, help="positions taken from --games")
+    ap.add_argument("--ply", type=int, default=30, help="ply of the --games positions")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each N-thread search")
+    ap.add_argument("--no-latency", action="store_true", help="skip the stop() latency part")
     args = ap.parse_args(argv)
+    fens = list(BENCH_FENS)
+    if args.games:
+        fens += game_positions(args.games, args.count, args.ply)
     totals = {1: 0.0, args.threads: 0.0}
     ratios = []
-    for i, fen in enumerate(BENCH_FENS):
+    for i, fen in enumerate(fens):
         t1 = time_to_depth(fen, args.depth, 1, args.hash)
-        tn = time_to_depth(fen, args.depth, args.threads, args.hash)
+        tn = statistics.median(time_to_depth(fen, args.depth, args.threads, args.hash)
+                               for _ in range(args.repeat))
         totals[1] += t1
         totals[args.threads] += tn
         ratios.append(t1 / tn)
@@ -76,6 +110,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"depth {args.depth}: 1 thread {totals[1]:.1f} s, {args.threads} threads "
           f"{totals[args.threads]:.1f} s: speed-up x{totals[1] / totals[args.threads]:.2f} "
           f"(geometric mean of positions x{geo:.2f})")
+    if args.no_latency:
+        return 0
     for threads in sorted({1, 2, 4, args.threads}):
         lat = [stop_latency(fen, threads, args.stop_after) for fen in BENCH_FENS]
         print(f"stop() with {threads} thread(s): median {1000 * statistics.median(lat):.1f} ms, "
