@@ -93,3 +93,57 @@ def test_thread_count_is_checked_and_changeable():
     assert Board().is_legal(r.move)
     engine.set_threads(1)
     assert engine.threads == 1
+
+
+def test_helpers_end_with_the_search():
+    engine = Engine(hash_mb=8, threads=3)
+    board = Board()
+    result = engine.search(board, Limit(depth=7))
+    assert board.is_legal(result.move) and result.depth == 7
+    assert not [t for t in threading.enumerate() if t.name.startswith("cxiangqi-helper")]
+    assert [h.smp_current for h in engine._helpers] == [0, 0]
+    # a later search with no helpers is a plain one (singular extensions on)
+    engine.set_threads(1)
+    engine.search(board, Limit(depth=3))
+    assert not engine._searcher.smp
+
+
+def test_a_helper_keeps_ahead_of_the_main_thread():
+    from cxiangqi._search import Searcher
+    main, helper = Searcher(4), Searcher(1)
+    with pytest.raises(ValueError, match="share"):
+        helper.run_helper(1, 1, 10)         # no main thread to follow yet
+    helper.share_table(main)
+    for first, ahead, top in ((0, 1, 10), (1, -1, 10), (1, 1, 95)):
+        with pytest.raises(ValueError):
+            helper.run_helper(first, ahead, top)
+    board = Board()
+    main.setup(board._core)
+    helper.setup(board._core)
+    main.smp_start()
+    main.smp_iteration(6)       # the main thread is on depth 6: the helper starts at 7
+    seen = []
+    t = threading.Thread(target=helper.run_helper, args=(1, 1, 40))
+    t.start()
+    for _ in range(4000):
+        d = helper.smp_current
+        if d:
+            seen.append(d)
+            if len(seen) > 50:
+                break
+        threading.Event().wait(0.001)
+    main.smp_iteration(30)      # caught up: sent on once stopped
+    helper.stop()
+    for _ in range(4000):
+        if helper.smp_current >= 31:
+            break
+        threading.Event().wait(0.001)
+    reached = helper.smp_current
+    main.smp_finish()
+    helper.stop()
+    t.join(timeout=10)
+    assert not t.is_alive()
+    assert seen and min(seen) >= 7
+    assert reached >= 31
+    assert helper.smp_current == 0
+    assert helper.nodes > 0

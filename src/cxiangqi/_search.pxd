@@ -69,4 +69,12 @@ ctypedef struct SearchState:
     double deadline         # monotonic seconds; 0 = none
     int stop                # set by stop() from any thread: read and written atomically
     TT tt
+    int smp                 # one of the threads of a Lazy SMP search
+    # Lazy SMP depths (atomic): on the main thread's state, the iteration it
+    # is on and whether the search is over; on a helper's, the depth it is
+    # on, and the main thread's state (owner)
+    int smp_depth
+    int smp_done
+    int smp_current
+    SearchState *owner
     int params[N_PARAMS]

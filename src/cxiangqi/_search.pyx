@@ -56,9 +56,15 @@ cdef extern from *:
     """
     static inline int cx_load(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void cx_store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline int cx_load_sc(const int *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline void cx_store_sc(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
     """
     int cx_load(const int *p) noexcept nogil
     void cx_store(int *p, int v) noexcept nogil
+    # sequentially consistent: a helper's "clear my stop, then is the search
+    # over?" against the main thread's "the search is over, then stop"
+    int cx_load_sc(const int *p) noexcept nogil
+    void cx_store_sc(int *p, int v) noexcept nogil
 
 
 # The transposition table is probed at random on every node: with 4 KB pages
@@ -492,7 +498,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
 
         # 8b. singular extension: is the hash move much better than the rest?
         ext = 0
-        if prm[P_SINGULAR] and mv == hash_mv and depth >= 8 and ply > 0 and excluded == 0 \
+        if prm[P_SINGULAR] and not st.smp and mv == hash_mv and depth >= 8 and ply > 0 \
+                and excluded == 0 \
                 and (hit.bound & TT_LOWER) and hit.depth >= depth - 3 and abs(tt_score) < WIN \
                 and ply < 2 * st.root_depth:
             sbeta = tt_score - 2 * depth
@@ -616,6 +623,35 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
     return best
 
 
+# A Lazy SMP helper's iterative deepening, without the GIL, with the full
+# window: each iteration at least `ahead` plies beyond the main thread's
+# current one (an iteration cut short by stop() is not counted: the helper
+# goes on from there), until the main thread's search is over or the
+# deadline passes.  What the helper finds reaches the main thread through
+# the shared table.
+cdef void helper_run(SearchState *st, int first, int ahead, int max_depth) noexcept nogil:
+    cdef SearchState *main = st.owner
+    cdef int depth = first, target
+    while True:
+        # in this order (and the main thread sets smp_done before it stops
+        # the helpers): a stop that ends the search is never cleared unseen
+        cx_store_sc(&st.stop, 0)
+        if cx_load_sc(&main.smp_done):
+            break
+        target = cx_load(&main.smp_depth) + ahead
+        if depth < target:
+            depth = target
+        if depth > max_depth:
+            break
+        cx_store(&st.smp_current, depth)
+        search_root(st, depth, -INF, INF)
+        if st.deadline > 0 and now() >= st.deadline:
+            break
+        if not cx_load(&st.stop):
+            depth += 1
+    cx_store(&st.smp_current, 0)
+
+
 # Plays the principal variation of the quiescence search from pos (at most
 # max_moves moves): the quiet position the evaluation of pos rests on (the
 # tuner's positions).  Writes the moves to out; returns their number.
@@ -712,6 +748,7 @@ cdef class Searcher:
         self.st.tt.buckets = owner.st.tt.buckets
         self.st.tt.mask = owner.st.tt.mask
         self.st.tt.generation = owner.st.tt.generation
+        self.st.owner = owner.st
         self.tt_buckets = owner.tt_buckets
         self.owns_tt = False
         self.tt_owner = owner
@@ -828,6 +865,49 @@ cdef class Searcher:
     @property
     def stopped(self):
         return cx_load(&self.st.stop) != 0
+
+    @property
+    def smp(self):
+        """True while this searcher is one of the threads of a Lazy SMP
+        search.  Such a search makes no singular extensions: they depend on
+        what the table holds, so with the entries of other threads the main
+        thread's tree grew instead of shrinking (time to depth 16, two
+        threads against one: about 1.1x with them, 1.35x without; see
+        benchmarks/threads_speedup.py)."""
+        return self.st.smp != 0
+
+    @smp.setter
+    def smp(self, bint value):
+        self.st.smp = value
+
+    def smp_start(self):
+        """The main thread of a Lazy SMP search: before the helpers start."""
+        cx_store(&self.st.smp_depth, 0)
+        cx_store(&self.st.smp_done, 0)
+
+    def smp_iteration(self, int depth):
+        """The main thread of a Lazy SMP search begins iteration `depth`."""
+        cx_store(&self.st.smp_depth, depth)
+
+    def smp_finish(self):
+        """The main thread's search is over: the helpers return."""
+        cx_store_sc(&self.st.smp_done, 1)
+
+    @property
+    def smp_current(self):
+        """The depth a helper is searching (0: none)."""
+        return cx_load(&self.st.smp_current)
+
+    def run_helper(self, int first, int ahead, int max_depth):
+        """Runs as a Lazy SMP helper of the searcher whose table this one
+        shares (share_table), until that one's smp_finish() or the
+        deadline; see helper_run.  The GIL is released throughout."""
+        if self.st.owner == NULL:
+            raise ValueError("a helper must share another searcher's table first")
+        if first < 1 or max_depth >= MAX_PLY - 1 or ahead < 0:
+            raise ValueError("bad helper depths")
+        with nogil:
+            helper_run(self.st, first, ahead, max_depth)
 
     def search_depth(self, int depth, int alpha=-INF, int beta=INF):
         """One iteration to `depth` plies; returns its score (side to move's

@@ -254,6 +254,44 @@ class SearchResult:
         return self.pv[1] if len(self.pv) > 1 else None
 
 
+class _HelperGroup:
+    """The helper threads of one Lazy SMP search.  Each helper deepens on
+    its own (in C, without the GIL: Searcher.run_helper) with the full
+    window, ahead of the main thread: helper k starts each iteration at
+    least 1 + k % 2 plies beyond the main thread's current one, so that no
+    helper spends its time on a depth the main thread is already past, and
+    it may go past the depth limit (its deeper entries serve the main
+    thread's last iteration, the longest).  What the helpers find reaches
+    the main thread through the shared table; the main thread decides."""
+
+    def __init__(self, main: Searcher, searchers: List[Searcher], max_depth: int) -> None:
+        self.main = main
+        self.searchers = searchers
+        self.max_depth = min(max_depth + 2, MAX_DEPTH)
+        self.threads: List[threading.Thread] = []
+
+    def start(self) -> None:
+        self.main.smp_start()
+        for k, h in enumerate(self.searchers):
+            ahead = 1 + k % 2
+            t = threading.Thread(target=h.run_helper, args=(ahead, ahead, self.max_depth),
+                                 daemon=True, name=f"cxiangqi-helper-{k + 1}")
+            t.start()
+            self.threads.append(t)
+
+    def main_starts(self, depth: int) -> None:
+        """The main thread begins iteration `depth`."""
+        self.main.smp_iteration(depth)
+
+    def finish(self) -> None:
+        """Stops the helpers and waits for them."""
+        self.main.smp_finish()
+        for h in self.searchers:
+            h.stop()
+        for t in self.threads:
+            t.join()
+
+
 class Engine:
     """cxiangqi's own engine.  One search at a time per Engine; make several
     Engines to search in parallel."""
@@ -581,38 +619,29 @@ class Engine:
             return [self._no_move()]
         multipv = min(multipv, n_root)
         helpers = self._start_helpers(board, banned, max_depth, start + hard if hard else 0.0) \
-            if multipv == 1 and n_root > 1 else []
+            if multipv == 1 and n_root > 1 else None
+        s.smp = helpers is not None
         try:
-            return self._deepen(board, max_depth, soft, multipv, banned, on_info, start)
+            return self._deepen(board, max_depth, soft, multipv, banned, on_info, start, helpers)
         finally:
-            for h, _ in helpers:
-                h.stop()
-            for _, t in helpers:
-                t.join()
+            if helpers is not None:
+                helpers.finish()
 
     def _start_helpers(self, board: Board, banned: List[int], max_depth: int,
-                       deadline: float):
-        """Starts the Lazy SMP helper threads on the position: each deepens
-        on its own (odd helpers one ply ahead), with the full window, until
-        stopped; what they find reaches the main thread through the table."""
-        started = []
-        for k, h in enumerate(self._helpers):
+                       deadline: float) -> Optional["_HelperGroup"]:
+        """Starts the Lazy SMP helper threads on the position (see
+        _HelperGroup); None when there are none."""
+        if not self._helpers:
+            return None
+        for h in self._helpers:
             h.reset_counters()
             h.generation = self._searcher.generation
             h.set_limits(0, deadline)
             h.setup(board._core, banned)
-            t = threading.Thread(target=self._helper_loop, args=(h, 1 + (k % 2), max_depth),
-                                 daemon=True, name=f"cxiangqi-helper-{k + 1}")
-            t.start()
-            started.append((h, t))
-        return started
-
-    @staticmethod
-    def _helper_loop(h: Searcher, first: int, max_depth: int) -> None:
-        for depth in range(first, max_depth + 1):
-            h.search_depth(depth)
-            if h.stopped:
-                return
+            h.smp = True
+        group = _HelperGroup(self._searcher, self._helpers, max_depth)
+        group.start()
+        return group
 
     def _nodes(self) -> int:
         """Nodes searched so far by all threads."""
@@ -620,7 +649,7 @@ class Engine:
 
     def _deepen(self, board: Board, max_depth: int, soft: Optional[float], multipv: int,
                 banned: List[int], on_info: Optional[Callable[[SearchInfo], None]],
-                start: float) -> List[SearchResult]:
+                start: float, helpers: Optional["_HelperGroup"] = None) -> List[SearchResult]:
         s = self._searcher
         results: List[Optional[SearchResult]] = [None] * multipv
         scores = [0] * multipv
@@ -629,6 +658,8 @@ class Engine:
         for depth in range(1, max_depth + 1):
             previous = results[0]
             chosen: List[int] = []
+            if helpers is not None:
+                helpers.main_starts(depth)
             for k in range(multipv):
                 if multipv > 1:
                     self._setup(board, banned + chosen)
