@@ -876,12 +876,9 @@ cdef class Searcher:
         benchmarks/threads_speedup.py)."""
         return self.st.smp != 0
 
-    @smp.setter
-    def smp(self, bint value):
-        self.st.smp = value
-
     def smp_start(self):
         """The main thread of a Lazy SMP search: before the helpers start."""
+        self.st.smp = 1
         cx_store(&self.st.smp_depth, 0)
         cx_store(&self.st.smp_done, 0)
 
@@ -891,6 +888,7 @@ cdef class Searcher:
 
     def smp_finish(self):
         """The main thread's search is over: the helpers return."""
+        self.st.smp = 0
         cx_store_sc(&self.st.smp_done, 1)
 
     @property
@@ -906,6 +904,7 @@ cdef class Searcher:
             raise ValueError("a helper must share another searcher's table first")
         if first < 1 or max_depth >= MAX_PLY - 1 or ahead < 0:
             raise ValueError("bad helper depths")
+        self.st.smp = 1
         with nogil:
             helper_run(self.st, first, ahead, max_depth)
 

@@ -620,7 +620,6 @@ class Engine:
         multipv = min(multipv, n_root)
         helpers = self._start_helpers(board, banned, max_depth, start + hard if hard else 0.0) \
             if multipv == 1 and n_root > 1 else None
-        s.smp = helpers is not None
         try:
             return self._deepen(board, max_depth, soft, multipv, banned, on_info, start, helpers)
         finally:
@@ -638,7 +637,6 @@ class Engine:
             h.generation = self._searcher.generation
             h.set_limits(0, deadline)
             h.setup(board._core, banned)
-            h.smp = True
         group = _HelperGroup(self._searcher, self._helpers, max_depth)
         group.start()
         return group
