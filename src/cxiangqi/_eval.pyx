@@ -18,7 +18,7 @@
 # lone pawn against an advisor, nothing that can cross the river).
 
 from cxiangqi._types cimport *
-from cxiangqi._tables cimport (SQ90_TO_SQ, PTYPE, KIND, PST, HORSE_JUMP, HORSE_LEG, Slide,
+from cxiangqi._tables cimport (SQ90_TO_SQ, PTYPE, KIND, PST, ORTH, HORSE_JUMP, Slide,
                                RANK_SLIDE, FILE_SLIDE)
 from cxiangqi._position cimport Position, lines_of
 
@@ -109,13 +109,16 @@ cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogi
                 cannon_mob += n
     add(&s, tr, sign, F_ROOK_MOB, rook_mob)
     add(&s, tr, sign, F_CANNON_MOB, cannon_mob)
+    cdef int blocked = tag | OFF
     for i in range(SLOT_HORSE, SLOT_ROOK):
         sq = pos.pieces[tag + i]
         if sq != 0:
+            # jumps 2k and 2k + 1 share the leg ORTH[k]
             n = 0
-            for k in range(8):
-                if b[sq + HORSE_LEG[k]] == EMPTY and (b[sq + HORSE_JUMP[k]] & (tag | OFF)) == 0:
-                    n += 1
+            for k in range(4):
+                if b[sq + ORTH[k]] == EMPTY:
+                    n += ((b[sq + HORSE_JUMP[2 * k]] & blocked) == 0) \
+                        + ((b[sq + HORSE_JUMP[2 * k + 1]] & blocked) == 0)
             add(&s, tr, sign, F_HORSE_MOB + n, 1)
 
     # 2. the enemy's lines onto our king (left, right, down, up)

@@ -12,6 +12,13 @@ from cxiangqi._position cimport Position, Undo, make_move, unmake_move, lines_of
 
 
 
+# Moves come out piece by piece in piece-id order (king, advisors,
+# elephants, horses, rooks, cannons, pawns: the slots say the type, so no
+# test of it), each piece's targets in a fixed order.  A target is written
+# whether or not it is wanted, and the count advances by the test's 0 or 1:
+# whether a point holds a capture is a coin toss for the branch predictor,
+# and a miss costs more than the store (mvs has room: MAX_MOVES exceeds any
+# position's count by more than one).
 cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int own = side_tag(pos.side)
@@ -24,89 +31,114 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
     # with captures_only, an empty target is not wanted either
     cdef int need = opp if captures_only else 0
     cdef int n = 0
-    cdef int pc, sq, to, i, d, t, f, r, lo, hi, dn, up
+    cdef int pc, sq, to, i, t, f, r, lo, hi, dn, up
     cdef const Slide *e
     cdef const Slide *g
-    for pc in range(own, own + 16):
+
+    # king and advisors: one step inside the palace
+    sq = pos.pieces[own + SLOT_KING]
+    if sq != 0:
+        for i in range(4):
+            to = sq + ORTH[i]
+            t = b[to]
+            mvs[n] = sq | (to << 8)
+            n += IN_PALACE[to] & ((t & block) == 0) & ((t & need) == need)
+    for pc in range(own + SLOT_ADVISOR, own + SLOT_ELEPHANT):
+        sq = pos.pieces[pc]
+        if sq != 0:
+            for i in range(4):
+                to = sq + DIAG[i]
+                t = b[to]
+                mvs[n] = sq | (to << 8)
+                n += IN_PALACE[to] & ((t & block) == 0) & ((t & need) == need)
+    # elephants: two diagonal steps, eye empty, never across the river (a
+    # point off the board holds OFF, so `block` refuses it)
+    for pc in range(own + SLOT_ELEPHANT, own + SLOT_HORSE):
+        sq = pos.pieces[pc]
+        if sq != 0:
+            for i in range(4):
+                to = sq + 2 * DIAG[i]
+                t = b[to]
+                mvs[n] = sq | (to << 8)
+                n += ((((to ^ sq) & 0x80) == 0) & (b[sq + DIAG[i]] == EMPTY)
+                      & ((t & block) == 0) & ((t & need) == need))
+    # horses: the two jumps over each empty leg
+    for pc in range(own + SLOT_HORSE, own + SLOT_ROOK):
+        sq = pos.pieces[pc]
+        if sq != 0:
+            for i in range(4):
+                if b[sq + ORTH[i]] != EMPTY:
+                    continue
+                to = sq + HORSE_JUMP[2 * i]
+                t = b[to]
+                mvs[n] = sq | (to << 8)
+                n += ((t & block) == 0) & ((t & need) == need)
+                to = sq + HORSE_JUMP[2 * i + 1]
+                t = b[to]
+                mvs[n] = sq | (to << 8)
+                n += ((t & block) == 0) & ((t & need) == need)
+    # rooks and cannons: the empty points up to the first piece each way, then
+    # the capture (a rook's first piece, a cannon's second)
+    for pc in range(own + SLOT_ROOK, own + SLOT_PAWN):
         sq = pos.pieces[pc]
         if sq == 0:
             continue
-        pt = PTYPE[pc]
-        if pt == ROOK or pt == CANNON:
-            f = (sq & 15) - 3
-            r = (sq >> 4) - 3
-            e = &RANK_SLIDE[f][pos.rank_bits[r]]
-            g = &FILE_SLIDE[r][pos.file_bits[f]]
-            if not captures_only:
-                # the empty points up to the first piece on each side
-                for to in range(sq + (e.lo - f) + 1, sq):
-                    mvs[n] = sq | (to << 8)
-                    n += 1
-                for to in range(sq + 1, sq + (e.hi - f)):
-                    mvs[n] = sq | (to << 8)
-                    n += 1
-                for to in range(sq + ((g.lo - r) << 4) + 16, sq, 16):
-                    mvs[n] = sq | (to << 8)
-                    n += 1
-                for to in range(sq + 16, sq + ((g.hi - r) << 4), 16):
-                    mvs[n] = sq | (to << 8)
-                    n += 1
-            if quiets_only:
-                continue
-            if pt == ROOK:
-                lo, hi, dn, up = e.lo, e.hi, g.lo, g.hi
-            else:
-                lo, hi, dn, up = e.lo2, e.hi2, g.lo2, g.hi2
-            if lo >= 0 and b[sq + (lo - f)] & opp:
-                mvs[n] = sq | ((sq + (lo - f)) << 8)
-                n += 1
-            if hi < 9 and b[sq + (hi - f)] & opp:
-                mvs[n] = sq | ((sq + (hi - f)) << 8)
-                n += 1
-            if dn >= 0 and b[sq + ((dn - r) << 4)] & opp:
-                mvs[n] = sq | ((sq + ((dn - r) << 4)) << 8)
-                n += 1
-            if up < 10 and b[sq + ((up - r) << 4)] & opp:
-                mvs[n] = sq | ((sq + ((up - r) << 4)) << 8)
-                n += 1
-        elif pt == HORSE:
-            for i in range(8):
-                if b[sq + HORSE_LEG[i]] != EMPTY:
-                    continue
-                to = sq + HORSE_JUMP[i]
-                t = b[to]
-                if (t & block) == 0 and (t & need) == need:
-                    mvs[n] = sq | (to << 8)
-                    n += 1
-        elif pt == PAWN:
-            to = sq + pawn_forward(pos.side)
-            t = b[to]
-            if (t & block) == 0 and (t & need) == need:
+        f = (sq & 15) - 3
+        r = (sq >> 4) - 3
+        e = &RANK_SLIDE[f][pos.rank_bits[r]]
+        g = &FILE_SLIDE[r][pos.file_bits[f]]
+        if not captures_only:
+            for to in range(sq + (e.lo - f) + 1, sq):
                 mvs[n] = sq | (to << 8)
                 n += 1
-            if not own_half(sq, pos.side):     # crossed: sideways too
-                for d in range(-1, 2, 2):
-                    to = sq + d
-                    t = b[to]
-                    if (t & block) == 0 and (t & need) == need:
-                        mvs[n] = sq | (to << 8)
-                        n += 1
-        elif pt == KING or pt == ADVISOR:
-            for i in range(4):
-                to = sq + (ORTH[i] if pt == KING else DIAG[i])
-                if IN_PALACE[to]:
-                    t = b[to]
-                    if (t & block) == 0 and (t & need) == need:
-                        mvs[n] = sq | (to << 8)
-                        n += 1
-        else:   # ELEPHANT: two diagonal steps, eye empty, never across the river
-            for i in range(4):
-                to = sq + 2 * DIAG[i]
-                if IN_BOARD[to] and ((to ^ sq) & 0x80) == 0 and b[sq + DIAG[i]] == EMPTY:
-                    t = b[to]
-                    if (t & block) == 0 and (t & need) == need:
-                        mvs[n] = sq | (to << 8)
-                        n += 1
+            for to in range(sq + 1, sq + (e.hi - f)):
+                mvs[n] = sq | (to << 8)
+                n += 1
+            for to in range(sq + ((g.lo - r) << 4) + 16, sq, 16):
+                mvs[n] = sq | (to << 8)
+                n += 1
+            for to in range(sq + 16, sq + ((g.hi - r) << 4), 16):
+                mvs[n] = sq | (to << 8)
+                n += 1
+        if quiets_only:
+            continue
+        if pc < own + SLOT_CANNON:
+            lo, hi, dn, up = e.lo, e.hi, g.lo, g.hi
+        else:
+            lo, hi, dn, up = e.lo2, e.hi2, g.lo2, g.hi2
+        # lo < 0 (or hi = 9, ...) means no piece that way: the point
+        # computed is then a padding square, which holds no enemy tag
+        to = sq + (lo - f)
+        mvs[n] = sq | (to << 8)
+        n += (lo >= 0) & ((b[to] & opp) != 0)
+        to = sq + (hi - f)
+        mvs[n] = sq | (to << 8)
+        n += (hi < 9) & ((b[to] & opp) != 0)
+        to = sq + ((dn - r) << 4)
+        mvs[n] = sq | (to << 8)
+        n += (dn >= 0) & ((b[to] & opp) != 0)
+        to = sq + ((up - r) << 4)
+        mvs[n] = sq | (to << 8)
+        n += (up < 10) & ((b[to] & opp) != 0)
+    # pawns: forward, and sideways once across the river
+    cdef int fwd = pawn_forward(pos.side)
+    for pc in range(own + SLOT_PAWN, own + SLOT_END):
+        sq = pos.pieces[pc]
+        if sq == 0:
+            continue
+        to = sq + fwd
+        t = b[to]
+        mvs[n] = sq | (to << 8)
+        n += ((t & block) == 0) & ((t & need) == need)
+        if not own_half(sq, pos.side):
+            to = sq - 1
+            t = b[to]
+            mvs[n] = sq | (to << 8)
+            n += ((t & block) == 0) & ((t & need) == need)
+            to = sq + 1
+            t = b[to]
+            mvs[n] = sq | (to << 8)
+            n += ((t & block) == 0) & ((t & need) == need)
     return n
 
 

@@ -204,10 +204,12 @@ cdef inline bint step(SearchState *st, int mv, const KingGuard *g) noexcept nogi
     cdef int key = move_key(st.pos.board, mv)
     cdef bint maybe = may_give_check(&st.pos, mv)
     make_move(&st.pos, mv, &st.line[idx])
+    # the child probes the table first thing: start loading its bucket now,
+    # while the legality and check tests run
+    tt_prefetch(&st.tt, st.pos.key)
     if guard_needs_test(g, mv) and in_check(&st.pos, st.pos.side ^ 1):
         unmake_move(&st.pos, &st.line[idx])
         return False
-    tt_prefetch(&st.tt, st.pos.key)
     st.ply += 1
     st.keys[idx + 1] = st.pos.key
     st.checks[idx + 1] = maybe and in_check(&st.pos, st.pos.side)
@@ -430,6 +432,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             if eval_ - beta >= 200:
                 r += 1
             make_null(pos, &nu)
+            tt_prefetch(&st.tt, pos.key)
             st.ply += 1
             st.keys[st.root + st.ply] = pos.key
             st.checks[st.root + st.ply] = 0
