@@ -517,6 +517,44 @@ def test_gives_check_by_creating_cannon_screen():
     assert board.checkers() == [S("e2")]
 
 
+def _check_after(core, from90: int, to90: int) -> bool:
+    """Is the side not to move in check once from90 -> to90 is played?  Built
+    piece by piece on a copy (no move making), so it also answers for
+    pseudo-legal moves that leave the mover's own king attacked."""
+    after = core.copy(False)
+    kind = after.kind_at(from90)
+    after.remove_piece(from90)
+    if after.kind_at(to90) != -1:
+        after.remove_piece(to90)
+    after.set_piece(to90, kind // 7, kind % 7)
+    return after.in_check(1 - core.side)
+
+
+def test_gives_check_agrees_with_the_position_after_the_move():
+    # every pseudo-legal move (legal or not) of positions from real games and
+    # the position set: the search asks this of moves before it plays them
+    rng = random.Random(zlib.crc32(b"gives-check"))
+    fens = [p["fen"] for p in positions()]
+    from conftest import games
+    for game in rng.sample(games(), 40):
+        board = Board()
+        for text in game["moves"]:
+            board.push_iccs(text)
+            fens.append(board.fen())
+    checks = tested = 0
+    for fen in fens:
+        core = Board(fen)._core
+        for code in core.pseudo_legal_moves():
+            from90, to90 = divmod(code, 90)
+            if core.kind_at(to90) in (0, 7):      # taking a king: not a position
+                continue
+            expected = _check_after(core, from90, to90)
+            assert core.gives_check(from90, to90) == expected, (fen, from90, to90)
+            checks += expected
+            tested += 1
+    assert tested > 50000 and checks > 1000
+
+
 def test_gives_check_horse_and_pawn():
     board = Board("4k4/9/9/9/2N6/9/9/9/9/3K5 w - - 0 1")
     assert board.gives_check(M("c5d7"))  # d7 horse, leg d8 empty: checks e9

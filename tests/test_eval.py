@@ -10,7 +10,7 @@ import pytest
 from cxiangqi import Board
 from cxiangqi import _eval
 from cxiangqi._search import eval_features
-from cxiangqi.engine import Engine
+from cxiangqi.engine import Engine, Limit
 from cxiangqi.eval_weights import WEIGHTS
 
 from conftest import games, positions
@@ -120,3 +120,63 @@ def test_drawish_material_is_scaled_down():
     # but a rook against a bare king wins
     bare = Board("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")
     assert engine.evaluate(bare) > 500
+
+
+def _horse_jumps(fen: str):
+    """Free jumps of each horse, worked out on the FEN's grid (not the
+    core's tables): {"R": [n, ...], "B": [n, ...]}."""
+    grid = [_cells(row) for row in fen.split()[0].split("/")]
+    out = {"R": [], "B": []}
+    for r in range(10):
+        for f in range(9):
+            if grid[r][f] not in "Nn":
+                continue
+            red = grid[r][f] == "N"
+            n = 0
+            for dr, df in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                lr, lf = r + dr, f + df
+                if not (0 <= lr < 10 and 0 <= lf < 9) or grid[lr][lf] != ".":
+                    continue
+                for side in (-1, 1):
+                    tr, tf = (lr + dr, lf + side) if dr else (lr + side, lf + df)
+                    if 0 <= tr < 10 and 0 <= tf < 9:
+                        target = grid[tr][tf]
+                        if target == "." or target.isupper() != red:
+                            n += 1
+            out["R" if red else "B"].append(n)
+    return out
+
+
+def test_horse_mobility_counts_the_free_jumps(sample_fens):
+    first = dict((name, start) for name, start, _ in _eval.FEATURE_BLOCKS)["horse_mobility"]
+    for fen in sample_fens[::5]:
+        _, counts, _, _ = eval_features(Board(fen)._core)
+        jumps = _horse_jumps(fen)
+        expected = [0] * 9
+        for n in jumps["R"]:
+            expected[n] += 1
+        for n in jumps["B"]:
+            expected[n] -= 1
+        assert counts[first:first + 9] == expected, fen
+
+
+def test_a_search_uses_weights_set_after_the_searcher_was_made():
+    # the tuner changes the weights of a running process: a search made after
+    # that must judge by the new weights only, even with an engine (and its
+    # searcher) made before
+    fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1"
+    engine = Engine(hash_mb=1)
+    engine.search(Board(fen), Limit(depth=6))
+    changed = {k: [tuple(p) for p in v] for k, v in WEIGHTS.items()}
+    cannon = 5      # material entries by the core's piece types: king, advisor, ..., cannon, pawn
+    changed["material"][cannon] = (changed["material"][cannon][0] + 150,
+                                   changed["material"][cannon][1] + 150)
+    try:
+        _eval.set_weights(changed)
+        engine.new_game()
+        again = engine.search(Board(fen), Limit(depth=6))
+        fresh = Engine(hash_mb=1).search(Board(fen), Limit(depth=6))
+        assert (again.score, again.nodes, again.pv) == (fresh.score, fresh.nodes, fresh.pv)
+    finally:
+        _eval.set_weights(WEIGHTS)
+    assert _eval.weights() == {k: [tuple(p) for p in v] for k, v in WEIGHTS.items()}

@@ -967,6 +967,21 @@ cdef class Searcher:
         return [SQ_TO_SQ90[out[k] & 255] * 90 + SQ_TO_SQ90[out[k] >> 8] for k in range(n)]
 
 
+def see_at_least(PyPosition position, int move, int threshold):
+    """Static exchange evaluation as the search uses it: True when `move`
+    (from * 90 + to, a pseudo-legal move of the side to move) and the best
+    recaptures on its target that either side may stop gain at least
+    `threshold` centipawns for the mover."""
+    if not 0 <= move < 90 * 90:
+        raise ValueError(f"move code out of range: {move} (expected from * 90 + to, 0..8099)")
+    if not -100000 <= threshold <= 100000:
+        raise ValueError(f"threshold out of range: {threshold} (expected -100000..100000)")
+    cdef int mv = SQ90_TO_SQ[move // 90] | (SQ90_TO_SQ[move % 90] << 8)
+    if not is_pseudo_legal(&position.pos, mv):
+        raise ValueError(f"not a move of the side to move: {move}")
+    return see_ge(&position.pos, mv, threshold)
+
+
 def eval_features(PyPosition position):
     """(score, counts, phase, scale): the static evaluation (side to move's
     view) and what it is made of: the feature counts (Red minus Black, in
