@@ -36,6 +36,7 @@ cdef enum:
     P_SINGULAR              # 1: singular extensions on
     P_QS_SEE                # 1: skip losing captures in quiescence (by SEE)
     P_CONT                  # 1: continuation history in ordering and LMR
+    P_QS_TT                 # 1: quiescence probes and stores the transposition table
     N_PARAMS
 
 

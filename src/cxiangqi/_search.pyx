@@ -101,8 +101,8 @@ cdef extern from *:
 # ("name=value,name=value": a developer's switch to test one change against
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
-               "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont"]
-PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1]
+               "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
+PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
 
 # LMR[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the divisor changes.
@@ -279,7 +279,8 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
 
     cdef bint pv_node = beta - alpha > 1
     cdef TTHit hit
-    cdef bint found = tt_probe(&st.tt, pos.key, &hit)
+    cdef bint use_tt = st.params[P_QS_TT]
+    cdef bint found = use_tt and tt_probe(&st.tt, pos.key, &hit)
     cdef int tt_score = 0
     if found:
         tt_score = score_from_tt(hit.score, ply)
@@ -301,7 +302,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
         if found and (hit.bound & (TT_LOWER if tt_score > stand else TT_UPPER)):
             best = tt_score
         if best >= beta:
-            if not found:
+            if use_tt and not found:
                 tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), stand, -1, TT_LOWER)
             return best
         if best > alpha:
@@ -332,9 +333,10 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
                     break
     if checked and legal == 0:
         return -MATE + ply          # mated (or stalemated: a loss too)
-    tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), stand, -1,
-             TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
-                                            else TT_UPPER))
+    if use_tt:
+        tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), stand, -1,
+                 TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
+                                                else TT_UPPER))
     return best
 
 
