@@ -9,7 +9,9 @@ rule::
 
 With --verify, each such loss's last position is searched again without
 the move played: "unavoidable" when every other move is mated (perpetual
-check was then only the longest way to lose), "AVOIDABLE" otherwise.
+check was then only the longest way to lose) or loses by a repetition rule
+as well (the search's -BAN score: every line ends in mate or in another
+perpetual), "AVOIDABLE" otherwise.
 
 A game that an engine ended by giving no move after 100 plies without a
 capture (ElephantEye keeps the 50-move rule of 100 plies; match.py now
@@ -79,22 +81,29 @@ def avoidable(game: Dict) -> Optional[List[str]]:
     return safe
 
 
-def verify(game: Dict, seconds: float) -> str:
+def verify(game: Dict, limit) -> str:
     """The engine's view of engine 1's last position in a repetition loss:
-    its best move other than the one played, and that move's score."""
+    its best move other than the one played, and that move's score, from a
+    search under `limit` (a cxiangqi.engine.Limit, or seconds)."""
     from cxiangqi.engine import Engine, Limit
+    from cxiangqi._search import BAN_SCORE
     moves = game["moves"]
     k = len(moves) - 1
     while k >= 0 and (k % 2 == 0) != game["engine1_red"]:
         k -= 1
     board = replay(moves[:k])
     played = Move.from_iccs(moves[k])
-    other = Engine(hash_mb=64).search(board, Limit(time=seconds), banmoves=[played])
+    if not isinstance(limit, Limit):
+        limit = Limit(time=limit)
+    other = Engine(hash_mb=64).search(board, limit, banmoves=[played])
     if other.move is None:
         return "no other move"
     if other.mate is not None and other.mate < 0:
         return (f"unavoidable: the best other move, {other.move.iccs()}, is mated in "
                 f"{-other.mate} ({board.fen()})")
+    if other.score <= -BAN_SCORE:
+        return (f"unavoidable: the best other move, {other.move.iccs()}, loses by a repetition "
+                f"rule too (score {other.score}) ({board.fen()})")
     return (f"AVOIDABLE: {other.move.iccs()} scores {other.score} cp instead of {played.iccs()} "
             f"({board.fen()})")
 

@@ -206,3 +206,30 @@ def test_match_report_finds_an_avoidable_loss_by_the_chase_rule(tmp_path, capsys
     out = capsys.readouterr().out
     assert "+1 =0 -1" in out and "losses by a repetition rule: 1" in out
     assert "did not lose by the rule" in out
+
+
+# cxiangqi (Red) lost this game to ElephantEye by perpetual check (10 s + 0.1 s);
+# at its last move every other move was mated or lost by the rule as well
+PERPETUAL_LOSS = ("h2e2 h7e7 h0g2 h9g7 i0i1 i9h9 i1d1 g6g5 b0c2 b9a7 d1d7 b7b5 d7d5 b5c5 d5g5 "
+                  "h9h7 b2b7 c5c2 g5g7 h7h6 g2e1 e7e3 g7g9 a9b9 b7i7 h6f6 i7i9 f6f7 g9h9 b9b8 "
+                  "h9h0 f9e8 g0i2 e9f9 i2g4 b8b5 h0h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9").split()
+
+
+def test_match_report_counts_a_loss_by_rule_on_every_line_as_unavoidable():
+    from cxiangqi.engine import Limit
+    report = _load_report()
+    board = replay(match.GameRecord(1, "x", "y", False, "", PERPETUAL_LOSS, "", ""))
+    outcome = board.outcome(claim_draw=True)
+    assert outcome.winner is False and outcome.termination.name == "PERPETUAL_CHECK"
+    game = {"number": 1, "red": "cxiangqi", "black": "ElephantEye", "engine1_red": True,
+            "opening": "", "result": "0-1", "reason": "perpetual check",
+            "moves": PERPETUAL_LOSS}
+    # the rule sees other moves, but a search deep enough finds that the best
+    # of them (h8h0) ends in another perpetual or in mate
+    assert report.avoidable(game)
+    # (today: "h8h0, loses by a repetition rule too (score -20000)")
+    deep = report.verify(game, Limit(depth=12))
+    assert deep.startswith("unavoidable: the best other move"), deep
+    assert "loses by a repetition rule" in deep or "is mated in" in deep
+    # a shallow one does not see it, and says so
+    assert report.verify(game, Limit(depth=4)).startswith("AVOIDABLE: ")
