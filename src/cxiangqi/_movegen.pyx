@@ -17,8 +17,9 @@ from cxiangqi._position cimport Position, Undo, make_move, unmake_move, lines_of
 # test of it), each piece's targets in a fixed order.  A target is written
 # whether or not it is wanted, and the count advances by the test's 0 or 1:
 # whether a point holds a capture is a coin toss for the branch predictor,
-# and a miss costs more than the store (mvs has room: MAX_MOVES exceeds any
-# position's count by more than one).
+# and a miss costs more than the store.  mvs has room for the extra store:
+# no position has more than 119 pseudo-legal moves (rooks and cannons 17
+# each, horses 8, king 4, advisors and elephants 4, pawns 3), MAX_MOVES is 128.
 cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int own = side_tag(pos.side)
