@@ -69,3 +69,15 @@ def test_bad_arguments_are_value_errors():
         see_at_least(board._core, 0, 10 ** 6)
     with pytest.raises(ValueError, match="not a move"):
         see_at_least(board._core, 0, 0)
+
+
+def test_none_for_a_position_is_a_type_error_not_a_read_of_none():
+    # a typed argument accepts None unless told otherwise, and the core would
+    # then read the None object as if it were a position
+    from cxiangqi._search import Searcher, eval_features
+    searcher = Searcher(1)
+    for call in (lambda: see_at_least(None, 0, 0), lambda: eval_features(None),
+                 lambda: searcher.setup(None), lambda: searcher.evaluate(None),
+                 lambda: searcher.quiet_line(None), lambda: searcher.share_table(None)):
+        with pytest.raises(TypeError, match="NoneType"):
+            call()

@@ -741,7 +741,7 @@ cdef class Searcher:
         self.owns_tt = True
         self.tt_owner = None
 
-    def share_table(self, Searcher owner):
+    def share_table(self, Searcher owner not None):
         """Searches with owner's transposition table from now on (the helper
         threads of a Lazy SMP search share the main searcher's table: the
         entries are written lock-free, see _tt.pxd).  The owner keeps the
@@ -791,7 +791,7 @@ cdef class Searcher:
                     used += 1
         return used * 1000 // (2 * n)
 
-    def setup(self, PyPosition position, excluded=()):
+    def setup(self, PyPosition position not None, excluded=()):
         """Takes the position to search and its repetition history (the
         game's moves since the last capture) from a _core.Position; the root
         moves are its legal moves less `excluded` (move codes from * 90 + to)."""
@@ -953,11 +953,11 @@ cdef class Searcher:
     def seldepth(self):
         return self.st.seldepth
 
-    def evaluate(self, PyPosition position):
+    def evaluate(self, PyPosition position not None):
         """Static evaluation of a position, side to move's view."""
         return evaluate(&position.pos)
 
-    def quiet_line(self, PyPosition position):
+    def quiet_line(self, PyPosition position not None):
         """The quiescence search's principal variation from the position
         (moves as from * 90 + to): playing it reaches the quiet position
         whose evaluation the position's value rests on."""
@@ -969,7 +969,7 @@ cdef class Searcher:
         return [SQ_TO_SQ90[out[k] & 255] * 90 + SQ_TO_SQ90[out[k] >> 8] for k in range(n)]
 
 
-def see_at_least(PyPosition position, int move, int threshold):
+def see_at_least(PyPosition position not None, int move, int threshold):
     """Static exchange evaluation as the search uses it: True when `move`
     (from * 90 + to, a pseudo-legal move of the side to move) and the best
     recaptures on its target that either side may stop gain at least
@@ -984,7 +984,7 @@ def see_at_least(PyPosition position, int move, int threshold):
     return see_ge(&position.pos, mv, threshold)
 
 
-def eval_features(PyPosition position):
+def eval_features(PyPosition position not None):
     """(score, counts, phase, scale): the static evaluation (side to move's
     view) and what it is made of: the feature counts (Red minus Black, in
     the order of _eval.FEATURE_BLOCKS), the phase and the scale factor."""
