@@ -12,14 +12,20 @@ from cxiangqi._position cimport Position, Undo, make_move, unmake_move, lines_of
 
 
 
+# Writes the move sq -> to at mvs[n] whether or not it is wanted, and
+# returns the count advanced by ok (0 or 1): whether a point holds a capture
+# is a coin toss for the branch predictor, and a miss costs more than the
+# store.  mvs has room for the extra store: no position has more than 119
+# pseudo-legal moves (rooks and cannons 17 each, horses 8, king 4, advisors
+# and elephants 4, pawns 3), MAX_MOVES is 128.
+cdef inline int _put(int *mvs, int n, int sq, int to, bint ok) noexcept nogil:
+    mvs[n] = sq | (to << 8)
+    return n + ok
+
+
 # Moves come out piece by piece in piece-id order (king, advisors,
 # elephants, horses, rooks, cannons, pawns: the slots say the type, so no
-# test of it), each piece's targets in a fixed order.  A target is written
-# whether or not it is wanted, and the count advances by the test's 0 or 1:
-# whether a point holds a capture is a coin toss for the branch predictor,
-# and a miss costs more than the store.  mvs has room for the extra store:
-# no position has more than 119 pseudo-legal moves (rooks and cannons 17
-# each, horses 8, king 4, advisors and elephants 4, pawns 3), MAX_MOVES is 128.
+# test of it), each piece's targets in a fixed order.
 cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int own = side_tag(pos.side)
@@ -33,25 +39,20 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
     cdef int need = opp if captures_only else 0
     cdef int n = 0
     cdef int pc, sq, to, i, t, f, r, lo, hi, dn, up
+    cdef const int *steps
     cdef const Slide *e
     cdef const Slide *g
 
-    # king and advisors: one step inside the palace
-    sq = pos.pieces[own + SLOT_KING]
-    if sq != 0:
-        for i in range(4):
-            to = sq + ORTH[i]
-            t = b[to]
-            mvs[n] = sq | (to << 8)
-            n += IN_PALACE[to] & ((t & block) == 0) & ((t & need) == need)
-    for pc in range(own + SLOT_ADVISOR, own + SLOT_ELEPHANT):
+    # king (orthogonal) and advisors (diagonal): one step inside the palace
+    for pc in range(own + SLOT_KING, own + SLOT_ELEPHANT):
         sq = pos.pieces[pc]
         if sq != 0:
+            steps = &ORTH[0] if pc == own + SLOT_KING else &DIAG[0]
             for i in range(4):
-                to = sq + DIAG[i]
+                to = sq + steps[i]
                 t = b[to]
-                mvs[n] = sq | (to << 8)
-                n += IN_PALACE[to] & ((t & block) == 0) & ((t & need) == need)
+                n = _put(mvs, n, sq, to,
+                         IN_PALACE[to] & ((t & block) == 0) & ((t & need) == need))
     # elephants: two diagonal steps, eye empty, never across the river (a
     # point off the board holds OFF, so `block` refuses it)
     for pc in range(own + SLOT_ELEPHANT, own + SLOT_HORSE):
@@ -60,9 +61,8 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
             for i in range(4):
                 to = sq + 2 * DIAG[i]
                 t = b[to]
-                mvs[n] = sq | (to << 8)
-                n += ((((to ^ sq) & 0x80) == 0) & (b[sq + DIAG[i]] == EMPTY)
-                      & ((t & block) == 0) & ((t & need) == need))
+                n = _put(mvs, n, sq, to, (((to ^ sq) & 0x80) == 0) & (b[sq + DIAG[i]] == EMPTY)
+                         & ((t & block) == 0) & ((t & need) == need))
     # horses: the two jumps over each empty leg
     for pc in range(own + SLOT_HORSE, own + SLOT_ROOK):
         sq = pos.pieces[pc]
@@ -72,12 +72,10 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
                     continue
                 to = sq + HORSE_JUMP[2 * i]
                 t = b[to]
-                mvs[n] = sq | (to << 8)
-                n += ((t & block) == 0) & ((t & need) == need)
+                n = _put(mvs, n, sq, to, ((t & block) == 0) & ((t & need) == need))
                 to = sq + HORSE_JUMP[2 * i + 1]
                 t = b[to]
-                mvs[n] = sq | (to << 8)
-                n += ((t & block) == 0) & ((t & need) == need)
+                n = _put(mvs, n, sq, to, ((t & block) == 0) & ((t & need) == need))
     # rooks and cannons: the empty points up to the first piece each way, then
     # the capture (a rook's first piece, a cannon's second)
     for pc in range(own + SLOT_ROOK, own + SLOT_PAWN):
@@ -90,17 +88,13 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
         g = &FILE_SLIDE[r][pos.file_bits[f]]
         if not captures_only:
             for to in range(sq + (e.lo - f) + 1, sq):
-                mvs[n] = sq | (to << 8)
-                n += 1
+                n = _put(mvs, n, sq, to, True)
             for to in range(sq + 1, sq + (e.hi - f)):
-                mvs[n] = sq | (to << 8)
-                n += 1
+                n = _put(mvs, n, sq, to, True)
             for to in range(sq + ((g.lo - r) << 4) + 16, sq, 16):
-                mvs[n] = sq | (to << 8)
-                n += 1
+                n = _put(mvs, n, sq, to, True)
             for to in range(sq + 16, sq + ((g.hi - r) << 4), 16):
-                mvs[n] = sq | (to << 8)
-                n += 1
+                n = _put(mvs, n, sq, to, True)
         if quiets_only:
             continue
         if pc < own + SLOT_CANNON:
@@ -110,17 +104,13 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
         # lo < 0 (or hi = 9, ...) means no piece that way: the point
         # computed is then a padding square, which holds no enemy tag
         to = sq + (lo - f)
-        mvs[n] = sq | (to << 8)
-        n += (lo >= 0) & ((b[to] & opp) != 0)
+        n = _put(mvs, n, sq, to, (lo >= 0) & ((b[to] & opp) != 0))
         to = sq + (hi - f)
-        mvs[n] = sq | (to << 8)
-        n += (hi < 9) & ((b[to] & opp) != 0)
+        n = _put(mvs, n, sq, to, (hi < 9) & ((b[to] & opp) != 0))
         to = sq + ((dn - r) << 4)
-        mvs[n] = sq | (to << 8)
-        n += (dn >= 0) & ((b[to] & opp) != 0)
+        n = _put(mvs, n, sq, to, (dn >= 0) & ((b[to] & opp) != 0))
         to = sq + ((up - r) << 4)
-        mvs[n] = sq | (to << 8)
-        n += (up < 10) & ((b[to] & opp) != 0)
+        n = _put(mvs, n, sq, to, (up < 10) & ((b[to] & opp) != 0))
     # pawns: forward, and sideways once across the river
     cdef int fwd = pawn_forward(pos.side)
     for pc in range(own + SLOT_PAWN, own + SLOT_END):
@@ -129,17 +119,14 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
             continue
         to = sq + fwd
         t = b[to]
-        mvs[n] = sq | (to << 8)
-        n += ((t & block) == 0) & ((t & need) == need)
+        n = _put(mvs, n, sq, to, ((t & block) == 0) & ((t & need) == need))
         if not own_half(sq, pos.side):
             to = sq - 1
             t = b[to]
-            mvs[n] = sq | (to << 8)
-            n += ((t & block) == 0) & ((t & need) == need)
+            n = _put(mvs, n, sq, to, ((t & block) == 0) & ((t & need) == need))
             to = sq + 1
             t = b[to]
-            mvs[n] = sq | (to << 8)
-            n += ((t & block) == 0) & ((t & need) == need)
+            n = _put(mvs, n, sq, to, ((t & block) == 0) & ((t & need) == need))
     return n
 
 
