@@ -112,18 +112,18 @@ def test_a_helper_keeps_ahead_of_the_main_thread():
     from cxiangqi._search import Searcher
     main, helper = Searcher(4), Searcher(1)
     with pytest.raises(ValueError, match="share"):
-        helper.run_helper(1, 1, 10)         # no main thread to follow yet
+        helper.run_helper(1, 10)            # no main thread to follow yet
     helper.share_table(main)
-    for first, ahead, top in ((0, 1, 10), (1, -1, 10), (1, 1, 95)):
+    for ahead, top in ((1, 0), (-1, 10), (1, 95)):
         with pytest.raises(ValueError):
-            helper.run_helper(first, ahead, top)
+            helper.run_helper(ahead, top)
     board = Board()
     main.setup(board._core)
     helper.setup(board._core)
     main.smp_start()
     main.smp_iteration(6)       # the main thread is on depth 6: the helper starts at 7
     seen = []
-    t = threading.Thread(target=helper.run_helper, args=(1, 1, 40))
+    t = threading.Thread(target=helper.run_helper, args=(1, 40))
     t.start()
     for _ in range(4000):
         d = helper.smp_current

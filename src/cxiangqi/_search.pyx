@@ -634,9 +634,9 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
 # goes on from there), until the main thread's search is over or the
 # deadline passes.  What the helper finds reaches the main thread through
 # the shared table.
-cdef void helper_run(SearchState *st, int first, int ahead, int max_depth) noexcept nogil:
+cdef void helper_run(SearchState *st, int ahead, int max_depth) noexcept nogil:
     cdef SearchState *main = st.owner
-    cdef int depth = first, target
+    cdef int depth = 1, target
     while True:
         # in this order (and the main thread sets smp_done before it stops
         # the helpers): a stop that ends the search is never cleared unseen
@@ -901,17 +901,17 @@ cdef class Searcher:
         """The depth a helper is searching (0: none)."""
         return cx_load(&self.st.smp_current)
 
-    def run_helper(self, int first, int ahead, int max_depth):
+    def run_helper(self, int ahead, int max_depth):
         """Runs as a Lazy SMP helper of the searcher whose table this one
         shares (share_table), until that one's smp_finish() or the
         deadline; see helper_run.  The GIL is released throughout."""
         if self.st.owner == NULL:
             raise ValueError("a helper must share another searcher's table first")
-        if first < 1 or max_depth >= MAX_PLY - 1 or ahead < 0:
+        if max_depth < 1 or max_depth >= MAX_PLY - 1 or ahead < 0:
             raise ValueError("bad helper depths")
         self.st.smp = 1
         with nogil:
-            helper_run(self.st, first, ahead, max_depth)
+            helper_run(self.st, ahead, max_depth)
 
     def search_depth(self, int depth, int alpha=-INF, int beta=INF):
         """One iteration to `depth` plies; returns its score (side to move's

@@ -274,7 +274,7 @@ class _HelperGroup:
         self.main.smp_start()
         for k, h in enumerate(self.searchers):
             ahead = 1 + k % 2
-            t = threading.Thread(target=h.run_helper, args=(ahead, ahead, self.max_depth),
+            t = threading.Thread(target=h.run_helper, args=(ahead, self.max_depth),
                                  daemon=True, name=f"cxiangqi-helper-{k + 1}")
             t.start()
             self.threads.append(t)
