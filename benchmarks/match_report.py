@@ -26,6 +26,7 @@ from collections import Counter
 from typing import Dict, List, Optional, Sequence
 
 from cxiangqi import Board, Move
+from cxiangqi.engine import Limit
 
 REPETITION_LOSSES = ("perpetual check", "perpetual chase")
 
@@ -81,11 +82,11 @@ def avoidable(game: Dict) -> Optional[List[str]]:
     return safe
 
 
-def verify(game: Dict, limit) -> str:
+def verify(game: Dict, limit: "Limit") -> str:
     """The engine's view of engine 1's last position in a repetition loss:
     its best move other than the one played, and that move's score, from a
-    search under `limit` (a cxiangqi.engine.Limit, or seconds)."""
-    from cxiangqi.engine import Engine, Limit
+    search under `limit`."""
+    from cxiangqi.engine import Engine
     from cxiangqi._search import BAN_SCORE
     moves = game["moves"]
     k = len(moves) - 1
@@ -93,8 +94,6 @@ def verify(game: Dict, limit) -> str:
         k -= 1
     board = replay(moves[:k])
     played = Move.from_iccs(moves[k])
-    if not isinstance(limit, Limit):
-        limit = Limit(time=limit)
     other = Engine(hash_mb=64).search(board, limit, banmoves=[played])
     if other.move is None:
         return "no other move"
@@ -164,7 +163,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               + (f"{len(safe)} other move(s) did not lose by the rule, e.g. {safe[:3]}"
                  if safe else "every move lost by the rule"))
         if safe and args.verify:
-            print("    " + verify(g, args.verify))
+            print("    " + verify(g, Limit(time=args.verify)))
     return 0
 
 

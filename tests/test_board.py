@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from conftest import positions
+from conftest import games, positions
 from cxiangqi.fen import parse_fen
 
 from cxiangqi import (A0, ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, RED, ROOK,
@@ -535,7 +535,6 @@ def test_gives_check_agrees_with_the_position_after_the_move():
     # the position set: the search asks this of moves before it plays them
     rng = random.Random(zlib.crc32(b"gives-check"))
     fens = [p["fen"] for p in positions()]
-    from conftest import games
     for game in rng.sample(games(), 40):
         board = Board()
         for text in game["moves"]:
