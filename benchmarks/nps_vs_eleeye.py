@@ -27,11 +27,11 @@ from cxiangqi import Board
 from cxiangqi.engine import BENCH_FENS, Engine, Limit
 
 
-def eleeye_run(path: str, fen: str, seconds: float) -> Tuple[int, float]:
+def eleeye_run(path: str, fen: str, seconds: float, hash_mb: int) -> Tuple[int, float]:
     """(nodes, seconds) ElephantEye reports for a search of `seconds`."""
     ms = int(seconds * 1000)
-    script = (f"ucci\nsetoption usebook false\nsetoption newgame\nposition fen {fen}\n"
-              f"go time {ms} movestogo 1\n")
+    script = (f"ucci\nsetoption usebook false\nsetoption hashsize {hash_mb}\nsetoption newgame\n"
+              f"position fen {fen}\ngo time {ms} movestogo 1\n")
     proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(script)
@@ -50,8 +50,8 @@ def eleeye_run(path: str, fen: str, seconds: float) -> Tuple[int, float]:
     return nodes, used
 
 
-def cxiangqi_run(fen: str, seconds: float) -> Tuple[int, float]:
-    engine = Engine(hash_mb=64)
+def cxiangqi_run(fen: str, seconds: float, hash_mb: int) -> Tuple[int, float]:
+    engine = Engine(hash_mb=hash_mb)
     start = time.perf_counter()
     result = engine.search(Board(fen), Limit(time=seconds))
     return result.nodes, time.perf_counter() - start
@@ -61,12 +61,16 @@ def main(argv: List[str] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--eleeye", required=True, help="ElephantEye's executable")
     ap.add_argument("--seconds", type=float, default=3.0, help="per position and engine")
+    ap.add_argument("--hash", type=int, default=16, metavar="MB",
+                    help="table size of both engines (default 16: ElephantEye's default)")
     args = ap.parse_args(argv)
+    if not 16 <= args.hash <= 1024 or args.hash & (args.hash - 1):
+        ap.error("--hash: a power of two from 16 to 1024 (ElephantEye's range)")
     totals = {"cxiangqi": [0, 0.0], "ElephantEye": [0, 0.0]}
     print(f"{'position':>8} {'cxiangqi nps':>14} {'ElephantEye nps':>16}")
     for k, fen in enumerate(BENCH_FENS, 1):
-        cx = cxiangqi_run(fen, args.seconds)
-        ee = eleeye_run(args.eleeye, fen, args.seconds)
+        cx = cxiangqi_run(fen, args.seconds, args.hash)
+        ee = eleeye_run(args.eleeye, fen, args.seconds, args.hash)
         for name, (n, t) in (("cxiangqi", cx), ("ElephantEye", ee)):
             totals[name][0] += n
             totals[name][1] += t

@@ -6,6 +6,7 @@ from typing import List, Optional, Tuple
 
 COMPILED: bool
 DEBUG_BUILD: bool
+PGO_BUILD: bool
 MAX_COUNTER: int        # largest halfmove clock / fullmove number (setters and push check it)
 MAX_STACK: int          # longest undo stack, in plies
 MAX_PERFT_DEPTH: int

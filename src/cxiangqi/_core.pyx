@@ -26,6 +26,9 @@ from cxiangqi import _eval as _eval_tables  # noqa: F401
 COMPILED = True
 # True in a build made with CXIANGQI_DEBUG=1 (sanitizers and invariant checks)
 DEBUG_BUILD = bool(CX_DEBUG)
+# True when compiled from the profile of a training run (setup.py: GCC,
+# unless CXIANGQI_PGO=0)
+PGO_BUILD = bool(CX_PGO)
 
 cdef enum:
     # Largest halfmove clock and fullmove number a position may hold.  Set

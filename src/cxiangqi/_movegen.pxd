@@ -68,10 +68,10 @@ cdef inline void guard_init(const Position *pos, KingGuard *g, bint checked) noe
     g.nlegs = 0
     g.hot_file = False
     g.hot_rank = False
+    g.kfile = ksq & 15      # read only when hot_file / hot_rank are set below
+    g.krank = ksq >> 4
     if ksq == 0 or checked:
         return
-    g.kfile = ksq & 15
-    g.krank = ksq >> 4
     for pc in range(opp + SLOT_ROOK, opp + SLOT_PAWN):     # rooks and cannons
         s = pos.pieces[pc]
         if s != 0:

@@ -31,8 +31,15 @@ cdef extern from *:
     #else
     #define CX_DEBUG 0
     #endif
+    #ifdef CXIANGQI_PGO
+    #define CX_PGO 1
+    #else
+    #define CX_PGO 0
+    #endif
     """
     const bint CX_DEBUG
+    # 1 when compiled from a training run's profile (setup.py)
+    const bint CX_PGO
 
 ctypedef uint8_t u8
 ctypedef uint16_t u16
