@@ -102,7 +102,7 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
-PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
+PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1, 2]
 
 # LMR[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the divisor changes.
@@ -265,7 +265,7 @@ cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tr
 
 # Captures only (all evasions when in check), from a stand-pat evaluation;
 # captures that lose material by SEE are skipped.
-cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
+cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
     cdef int ply = st.ply
     cdef Position *pos = &st.pos
     st.pv_len[ply] = 0
@@ -279,7 +279,9 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
 
     cdef bint pv_node = beta - alpha > 1
     cdef TTHit hit
-    cdef bint use_tt = st.params[P_QS_TT]
+    # qs_tt: 2 (default) at the first quiescence ply only, 1 at every one, 0 never;
+    # the deeper plies' probes mostly miss the cache and rarely cut off
+    cdef bint use_tt = st.params[P_QS_TT] == 1 or (st.params[P_QS_TT] == 2 and qply == 0)
     cdef bint found = use_tt and tt_probe(&st.tt, pos.key, &hit)
     cdef int tt_score = 0
     if found:
@@ -319,7 +321,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta) noexcept nogil:
         if not step(st, mv, &g):
             continue
         legal += 1
-        score = -qsearch(st, -beta, -alpha)
+        score = -qsearch(st, -beta, -alpha, qply + 1)
         unstep(st)
         if cx_load(&st.stop):
             return 0
@@ -363,7 +365,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     if checked and ply < 2 * st.root_depth + 8:
         depth += 1
     if depth <= 0:
-        return qsearch(st, alpha, beta)
+        return qsearch(st, alpha, beta, 0)
     if out_of_budget(st):
         return 0
     if ply > st.seldepth:
@@ -420,7 +422,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     if not checked and not pv_node and excluded == 0:
         # razoring: hopeless near the horizon, unless captures save it
         if prm[P_RAZOR] and depth <= 3 and eval_ + prm[P_RAZOR] * depth < alpha:
-            score = qsearch(st, alpha, alpha + 1)
+            score = qsearch(st, alpha, alpha + 1, 0)
             if score <= alpha:
                 return score
         # reverse futility: so far above beta that a quiet move will not fall below
@@ -665,7 +667,7 @@ cdef int quiet_line(SearchState *st, int *out, int max_moves) noexcept nogil:
     st.nodes = 0
     st.node_limit = 200000
     cx_store(&st.stop, 0)
-    qsearch(st, -INF, INF)
+    qsearch(st, -INF, INF, 0)
     cdef int n = st.pv_len[0]
     if n > max_moves:
         n = max_moves
