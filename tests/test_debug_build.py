@@ -16,8 +16,8 @@ def _debug_wanted() -> bool:
 
 
 def _compiler_is_gcc() -> bool:
-    # the compiler setup.py's build uses: Python's configured CC
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    # the compiler setup.py's build uses: $CC, else Python's configured CC
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
     return "Free Software Foundation" in out and "clang" not in out.lower()
 
