@@ -6,11 +6,11 @@ the test suite can be run against a core that traps every out-of-range index.
 
 With GCC the release build is profile-guided: the core is compiled once
 instrumented, searches the bench positions and runs a small perft, and is
-compiled again from the counts that run wrote (about +6 % nodes per second;
+compiled again from the counts that run wrote (about +5 % nodes per second;
 the moves and node counts are the same, only the code layout changes).
-``CXIANGQI_PGO=0`` builds without it; any failure on the way (another
-compiler, a training run that does not finish) falls back to the plain
-build with a warning.
+Other compilers, and ``CXIANGQI_PGO=0``, build without it; any failure on
+the way (a compiler without profile support, a training run that does not
+finish) falls back to the plain build with a warning.
 """
 import os
 import shutil
