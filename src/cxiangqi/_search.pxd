@@ -36,7 +36,7 @@ cdef enum:
     P_SINGULAR              # 1: singular extensions on
     P_QS_SEE                # 1: skip losing captures in quiescence (by SEE)
     P_CONT                  # 1: continuation history in ordering and LMR
-    P_QS_TT                 # quiescence probes and stores the table: 2 at its first ply, 1 all, 0 none
+    P_QS_TT                 # quiescence plies that probe and store the table (0: none)
     N_PARAMS
 
 

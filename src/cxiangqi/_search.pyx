@@ -102,7 +102,7 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
-PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1, 2]
+PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
 
 # LMR[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the divisor changes.
@@ -279,9 +279,9 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
 
     cdef bint pv_node = beta - alpha > 1
     cdef TTHit hit
-    # qs_tt: 2 (default) at the first quiescence ply only, 1 at every one, 0 never;
-    # the deeper plies' probes mostly miss the cache and rarely cut off
-    cdef bint use_tt = st.params[P_QS_TT] == 1 or (st.params[P_QS_TT] == 2 and qply == 0)
+    # the table at the first qs_tt quiescence plies (default 1): the deeper
+    # plies' probes mostly miss the cache and rarely cut off
+    cdef bint use_tt = qply < st.params[P_QS_TT]
     cdef bint found = use_tt and tt_probe(&st.tt, pos.key, &hit)
     cdef int tt_score = 0
     if found:
