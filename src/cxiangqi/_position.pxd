@@ -79,6 +79,19 @@ cdef inline void lines_of(const u16 *rb, const u16 *fb, int sq, int *first,
     second[3] = sq + ((e.hi2 - r) << 4) if e.hi2 < 10 else 0
 
 
+# The key pos would have after mv (what make_move sets), without playing it:
+# lets the search prefetch the child's table bucket early.
+cdef inline u64 key_after(const Position *pos, int mv) noexcept nogil:
+    cdef int src = mv & 255
+    cdef int dst = mv >> 8
+    cdef int kind = KIND[pos.board[src]]
+    cdef int cap = pos.board[dst]
+    cdef u64 key = pos.key ^ ZOBRIST_SIDE ^ ZOBRIST[kind][src] ^ ZOBRIST[kind][dst]
+    if cap != EMPTY:
+        key ^= ZOBRIST[KIND[cap]][dst]
+    return key
+
+
 # Plays mv (assumed pseudo-legal for pos.side) and fills *u for unmake_move.
 cdef inline void make_move(Position *pos, int mv, Undo *u) noexcept nogil:
     cdef int src = mv & 255

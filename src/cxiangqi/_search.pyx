@@ -33,7 +33,7 @@ import os
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ
-from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null,
+from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null, key_after,
                                  unmake_null)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal, gives_check,
                                 KingGuard,
@@ -204,9 +204,6 @@ cdef inline bint step(SearchState *st, int mv, const KingGuard *g) noexcept nogi
     cdef int key = move_key(st.pos.board, mv)
     cdef bint maybe = may_give_check(&st.pos, mv)
     make_move(&st.pos, mv, &st.line[idx])
-    # the child probes the table first thing: start loading its bucket now,
-    # while the legality and check tests run
-    tt_prefetch(&st.tt, st.pos.key)
     if guard_needs_test(g, mv) and in_check(&st.pos, st.pos.side ^ 1):
         unmake_move(&st.pos, &st.line[idx])
         return False
@@ -318,6 +315,8 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
         mv = pick(mvs, scores, n, i)
         if not checked and st.params[P_QS_SEE] and not see_ge(pos, mv, 0):
             continue
+        if qply + 1 < st.params[P_QS_TT]:
+            tt_prefetch(&st.tt, key_after(pos, mv))
         if not step(st, mv, &g):
             continue
         legal += 1
@@ -479,6 +478,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         if mv == excluded:
             continue
         quiet = pos.board[mv >> 8] == EMPTY
+        tt_prefetch(&st.tt, key_after(pos, mv))
 
         # 8a. pruning near the horizon, once a move is known not to be mated;
         # checking moves are never pruned (in xiangqi most attacks are checks)
@@ -596,6 +596,7 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
     for i in range(st.n_root):
         mv = st.root_moves[i]
         quiet = st.pos.board[mv >> 8] == EMPTY
+        tt_prefetch(&st.tt, key_after(&st.pos, mv))
         step(st, mv, &g)
         if i == 0:
             score = -search(st, depth - 1, -beta, -alpha, False)
