@@ -12,7 +12,7 @@ from libc.string cimport memcpy
 
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
-from cxiangqi._position cimport (Position as CPosition, Undo, make_move,
+from cxiangqi._position cimport (Position as CPosition, Undo, make_move, key_after,
                                  unmake_move, pos_clear, pos_compute_key,
                                  pos_add_piece, pos_remove_piece, pos_check)
 from cxiangqi._rules cimport count_repetitions, perpetual_mask, chase_targets, chase_mask
@@ -266,10 +266,15 @@ cdef class Position:
         if self.pos.side == BLACK and self.pos.fullmove >= _MAX_COUNTER:
             raise ValueError(f"the fullmove number would pass {_MAX_COUNTER}")
         self._reserve(self.n_undo + 1)
+        cdef u64 expected = 0
+        if CX_DEBUG:
+            expected = key_after(&self.pos, mv)     # the key the search prefetches
         make_move(&self.pos, mv, &self.undo[self.n_undo])
         self.n_undo += 1
         if CX_DEBUG:
             _debug_check(&self.pos)
+            if self.pos.key != expected:
+                raise AssertionError("cxiangqi core: key_after disagrees with make_move")
         return True
 
     def pop(self):
