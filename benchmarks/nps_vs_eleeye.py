@@ -13,11 +13,20 @@ ElephantEye is not part of cxiangqi: build it from its public source
 Each position is searched for --seconds by each engine from a fresh start
 (ElephantEye without its book, cxiangqi with a cleared table); the totals
 are nodes / seconds over all positions.  Run it on an otherwise idle machine.
+
+--params runs cxiangqi with other search parameters (CXIANGQI_SEARCH_PARAMS
+syntax, names in cxiangqi._search.PARAM_NAMES).  --lean is the tree shape
+ElephantEye searches: no late-move or futility pruning, no SEE pruning of
+quiet moves or captures in the main search or in quiescence, no table in
+quiescence.  Moves pruned before they are made are no nodes, so pruning
+lowers the rate while it raises the strength; the lean run shows what a
+node of cxiangqi costs when the trees are alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -50,6 +59,10 @@ def eleeye_run(path: str, fen: str, seconds: float, hash_mb: int) -> Tuple[int, 
     return nodes, used
 
 
+# ElephantEye's tree shape: the pruning it does not do switched off
+LEAN = "lmp=0,futility=0,see_quiet=0,see_capture=0,qs_see=0,qs_tt=0"
+
+
 def cxiangqi_run(fen: str, seconds: float, hash_mb: int) -> Tuple[int, float]:
     engine = Engine(hash_mb=hash_mb)
     start = time.perf_counter()
@@ -63,14 +76,39 @@ def main(argv: List[str] = None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="per position and engine")
     ap.add_argument("--hash", type=int, default=16, metavar="MB",
                     help="table size of both engines (default 16: ElephantEye's default)")
+    ap.add_argument("--params", metavar="SPEC", default="",
+                    help="cxiangqi's search parameters, name=value,... (default: its own)")
+    ap.add_argument("--lean", action="store_true",
+                    help=f"cxiangqi in ElephantEye's tree shape (--params {LEAN})")
     args = ap.parse_args(argv)
     if not 16 <= args.hash <= 1024 or args.hash & (args.hash - 1):
         ap.error("--hash: a power of two from 16 to 1024 (ElephantEye's range)")
+    spec = ",".join(x for x in (LEAN if args.lean else "", args.params) if x)
+    saved = os.environ.get("CXIANGQI_SEARCH_PARAMS")
+    try:
+        if spec:
+            # read by every new cxiangqi searcher; a bad name or value raises here
+            os.environ["CXIANGQI_SEARCH_PARAMS"] = spec
+            try:
+                Engine(hash_mb=1)
+            except ValueError as exc:
+                ap.error(f"--params: {exc}")
+            print(f"cxiangqi search parameters: {spec}")
+        compare(args.eleeye, args.seconds, args.hash)
+    finally:
+        if saved is None:
+            os.environ.pop("CXIANGQI_SEARCH_PARAMS", None)
+        else:
+            os.environ["CXIANGQI_SEARCH_PARAMS"] = saved
+    return 0
+
+
+def compare(eleeye: str, seconds: float, hash_mb: int) -> None:
     totals = {"cxiangqi": [0, 0.0], "ElephantEye": [0, 0.0]}
     print(f"{'position':>8} {'cxiangqi nps':>14} {'ElephantEye nps':>16}")
     for k, fen in enumerate(BENCH_FENS, 1):
-        cx = cxiangqi_run(fen, args.seconds, args.hash)
-        ee = eleeye_run(args.eleeye, fen, args.seconds, args.hash)
+        cx = cxiangqi_run(fen, seconds, hash_mb)
+        ee = eleeye_run(eleeye, fen, seconds, hash_mb)
         for name, (n, t) in (("cxiangqi", cx), ("ElephantEye", ee)):
             totals[name][0] += n
             totals[name][1] += t
@@ -81,8 +119,6 @@ def main(argv: List[str] = None) -> int:
     cx_nps = totals["cxiangqi"][0] / totals["cxiangqi"][1]
     ee_nps = totals["ElephantEye"][0] / totals["ElephantEye"][1]
     print(f"{'total':>8} {cx_nps:>14,.0f} {ee_nps:>16,.0f}   ratio {cx_nps / ee_nps:.2f}")
-    return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
