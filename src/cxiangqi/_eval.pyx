@@ -24,10 +24,6 @@ from cxiangqi._position cimport Position, lines_of
 
 from cxiangqi.eval_weights import WEIGHTS
 
-# How many of each piece type a side starts with, in slot order, and the
-# phase weight of each type (king..pawn).
-cdef int[7] _PHASE_OF = [0, 0, 0, 3, 6, 3, 0]
-
 # Feature blocks: name in eval_weights.WEIGHTS, first index, length.
 FEATURE_BLOCKS = [
     ("material", F_MATERIAL, 7),
@@ -79,9 +75,32 @@ cdef inline void add(int *s, int *tr, int sign, int f, int count) noexcept nogil
         tr[f] += sign * count
 
 
+# How many pieces of each kind a side has left: a piece id's slot says its
+# type, so one look at each slot counts them (no type test, no branch).
+ctypedef struct Counts:
+    int advisors
+    int elephants
+    int horses
+    int rooks
+    int cannons
+    int pawns
+
+
+cdef inline void count_pieces(const Position *pos, int side, Counts *c) noexcept nogil:
+    cdef const u8 *p = &pos.pieces[side_tag(side)]
+    c.advisors = (p[SLOT_ADVISOR] != 0) + (p[SLOT_ADVISOR + 1] != 0)
+    c.elephants = (p[SLOT_ELEPHANT] != 0) + (p[SLOT_ELEPHANT + 1] != 0)
+    c.horses = (p[SLOT_HORSE] != 0) + (p[SLOT_HORSE + 1] != 0)
+    c.rooks = (p[SLOT_ROOK] != 0) + (p[SLOT_ROOK + 1] != 0)
+    c.cannons = (p[SLOT_CANNON] != 0) + (p[SLOT_CANNON + 1] != 0)
+    c.pawns = ((p[SLOT_PAWN] != 0) + (p[SLOT_PAWN + 1] != 0) + (p[SLOT_PAWN + 2] != 0)
+               + (p[SLOT_PAWN + 3] != 0) + (p[SLOT_PAWN + 4] != 0))
+
+
 # Every term but material and placement, for `side` (Score packed, side's
 # own point of view).
-cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogil:
+cdef inline int side_terms(const Position *pos, int side, const Counts *own,
+                           const Counts *enemy, int *tr) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int tag = side_tag(side)
     cdef int opp = opp_tag(side)
@@ -141,21 +160,13 @@ cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogi
                 add(&s, tr, sign, F_ROOK_PIN, 1)
 
     # 3. defenders against the attackers left
-    cdef int advisors = (pos.pieces[tag + SLOT_ADVISOR] != 0) + (pos.pieces[tag + SLOT_ADVISOR + 1] != 0)
-    cdef int elephants = (pos.pieces[tag + SLOT_ELEPHANT] != 0) + (pos.pieces[tag + SLOT_ELEPHANT + 1] != 0)
-    cdef int rooks = 0, horses = 0, cannons = 0, across = 0
+    cdef int advisors = own.advisors
+    cdef int elephants = own.elephants
+    cdef int rooks = enemy.rooks, horses = enemy.horses, cannons = enemy.cannons
+    cdef int across = 0
     for i in range(SLOT_HORSE, SLOT_PAWN):
         sq = pos.pieces[opp + i]
-        if sq != 0:
-            pc = PTYPE[opp + i]
-            if pc == ROOK:
-                rooks += 1
-            elif pc == HORSE:
-                horses += 1
-            else:
-                cannons += 1
-            if own_half(sq, side):
-                across += 1
+        across += (sq != 0) & own_half(sq, side)
     if advisors < 2:
         add(&s, tr, sign, F_MISSING_ADVISOR, (2 - advisors) * rooks)
         add(&s, tr, sign, F_MISSING_ADVISOR + 1, (2 - advisors) * horses)
@@ -183,24 +194,13 @@ cdef inline int side_terms(const Position *pos, int side, int *tr) noexcept nogi
 
 # How much of its advantage `strong` can realise, out of SCALE_ONE: material
 # that cannot force mate is scaled down (the search still sees every trick).
-cdef inline int scale_factor(const Position *pos, int strong) noexcept nogil:
-    cdef int tag = side_tag(strong)
-    cdef int weak_tag = opp_tag(strong)
-    cdef int rooks = 0, minors = 0, pawns = 0, i
-    for i in range(SLOT_HORSE, SLOT_END):
-        if pos.pieces[tag + i] != 0:
-            if PTYPE[tag + i] == ROOK:
-                rooks += 1
-            elif PTYPE[tag + i] == PAWN:
-                pawns += 1
-            else:
-                minors += 1
+cdef inline int scale_factor(const Counts *strong, const Counts *weak) noexcept nogil:
+    cdef int rooks = strong.rooks
+    cdef int minors = strong.horses + strong.cannons
+    cdef int pawns = strong.pawns
     if rooks + minors + pawns == 0:
         return 0                        # nothing can cross the river
-    cdef int defenders = 0
-    for i in range(SLOT_ADVISOR, SLOT_HORSE):
-        if pos.pieces[weak_tag + i] != 0:
-            defenders += 1
+    cdef int defenders = weak.advisors + weak.elephants
     if rooks == 0 and minors <= 1 and pawns == 0:
         return 1 if defenders > 0 else 4    # a lone horse or cannon
     if rooks == 0 and minors == 0 and pawns == 1 and defenders > 0:
@@ -210,13 +210,10 @@ cdef inline int scale_factor(const Position *pos, int strong) noexcept nogil:
     return SCALE_ONE
 
 
-cdef inline int phase_of(const Position *pos) noexcept nogil:
-    cdef int ph = 0, pc
-    for pc in range(16 + SLOT_HORSE, 16 + SLOT_PAWN):
-        if pos.pieces[pc] != 0:
-            ph += _PHASE_OF[PTYPE[pc]]
-        if pos.pieces[pc + 16] != 0:
-            ph += _PHASE_OF[PTYPE[pc]]
+# Game phase from the rooks (6), horses and cannons (3 each) left.
+cdef inline int phase_of(const Counts *red, const Counts *black) noexcept nogil:
+    cdef int ph = (6 * (red.rooks + black.rooks)
+                   + 3 * (red.horses + black.horses + red.cannons + black.cannons))
     return ph if ph < PHASE_MAX else PHASE_MAX
 
 
@@ -232,11 +229,14 @@ cdef inline int eval_impl(const Position *pos, int *tr) noexcept nogil:
                 side = pc >> 5
                 tr[F_MATERIAL + PTYPE[pc]] += 1 - 2 * side
                 tr[F_PST + PTYPE[pc] * 50 + pst_index(sq, side)] += 1 - 2 * side
-    s += side_terms(pos, RED, tr) - side_terms(pos, BLACK, tr)
+    cdef Counts red, black
+    count_pieces(pos, RED, &red)
+    count_pieces(pos, BLACK, &black)
+    s += side_terms(pos, RED, &red, &black, tr) - side_terms(pos, BLACK, &black, &red, tr)
     add(&s, tr, 1, F_TEMPO, 1 - 2 * pos.side)
-    cdef int ph = phase_of(pos)
+    cdef int ph = phase_of(&red, &black)
     cdef int v = (mg_of(s) * ph + eg_of(s) * (PHASE_MAX - ph)) // PHASE_MAX
-    cdef int sf = scale_factor(pos, RED if v > 0 else BLACK)
+    cdef int sf = scale_factor(&red, &black) if v > 0 else scale_factor(&black, &red)
     if sf != SCALE_ONE:
         v = v * sf // SCALE_ONE
     if tr != NULL:
