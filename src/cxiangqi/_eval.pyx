@@ -132,12 +132,14 @@ cdef inline int side_terms(const Position *pos, int side, const Counts *own,
     for i in range(SLOT_HORSE, SLOT_ROOK):
         sq = pos.pieces[tag + i]
         if sq != 0:
-            # jumps 2k and 2k + 1 share the leg ORTH[k]
+            # jumps 2k and 2k + 1 share the leg ORTH[k]; counted without a
+            # branch on the leg (a coin toss for the predictor): every jump
+            # from a board point lands inside the padded board
             n = 0
             for k in range(4):
-                if b[sq + ORTH[k]] == EMPTY:
-                    n += ((b[sq + HORSE_JUMP[2 * k]] & blocked) == 0) \
-                        + ((b[sq + HORSE_JUMP[2 * k + 1]] & blocked) == 0)
+                n += (b[sq + ORTH[k]] == EMPTY) \
+                    * (((b[sq + HORSE_JUMP[2 * k]] & blocked) == 0)
+                       + ((b[sq + HORSE_JUMP[2 * k + 1]] & blocked) == 0))
             add(&s, tr, sign, F_HORSE_MOB + n, 1)
 
     # 2. the enemy's lines onto our king (left, right, down, up)
