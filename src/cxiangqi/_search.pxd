@@ -27,7 +27,7 @@ cdef enum:
     P_NULL                  # 1: null move on
     P_LMP                   # 1: late-move pruning on
     P_FUTILITY              # futility margin per ply of reduced depth (0: off)
-    P_SEE_QUIET             # SEE pruning of quiet moves, margin per ply^2 (0: off)
+    P_SEE_QUIET             # SEE pruning of quiet moves, margin per ply^2 (0: off, the default)
     P_SEE_CAPTURE           # SEE pruning of captures, margin per ply (0: off)
     P_LMR                   # 1: late-move reductions on
     P_LMR_DIV               # LMR table divisor, x100

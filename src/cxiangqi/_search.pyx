@@ -17,8 +17,9 @@
 #   5. static evaluation and the "improving" flag
 #   6. razoring, reverse futility pruning, null move (not in check, not PV)
 #   7. internal iterative reduction (no hash move)
-#   8. the moves, best first (_order): late-move pruning, futility and SEE
-#      pruning near the horizon, singular extension of the hash move,
+#   8. the moves, best first (_order): late-move pruning, futility pruning
+#      and SEE pruning of losing captures near the horizon (of quiet moves
+#      too with see_quiet, off by default), singular extension of the hash move,
 #      late-move reductions from a depth x move-number table adjusted by
 #      history, principal-variation re-searches
 #   9. history, killer and counter-move updates on a cut-off; mate or
@@ -102,7 +103,7 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
-PARAM_DEFAULTS = [80, 0, 1, 1, 90, 25, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
+PARAM_DEFAULTS = [80, 0, 1, 1, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
 
 # LMR[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the divisor changes.

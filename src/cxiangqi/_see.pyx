@@ -7,8 +7,9 @@
 # and the removed attackers open the lines and legs behind them.  Pins are
 # ignored (as in most engines); the king takes last, and only when nothing
 # can take it back.  Used for capture ordering, for pruning losing captures
-# in the quiescence search and the main search, and for pruning quiet moves
-# that put a piece en prise near the horizon.
+# in the quiescence search and the main search (and, with the search's
+# see_quiet switch, off by default, for pruning quiet moves that put a piece
+# en prise near the horizon).
 
 from libc.string cimport memcpy
 
