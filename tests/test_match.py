@@ -2,12 +2,10 @@
 against MaxQi (xboard) through it."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,21 +13,12 @@ from cxiangqi import Board, Move
 from cxiangqi.engine import Limit
 from cxiangqi.external import PlayResult
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from benchmark_modules import load_benchmark
+
 MAXQI = "/usr/games/maxqi"
 ENGINE = [sys.executable, "-m", "cxiangqi.protocol"]
 
-
-def _load_match():
-    spec = importlib.util.spec_from_file_location("cxiangqi_match",
-                                                  REPO_ROOT / "benchmarks" / "match.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-match = _load_match()
+match = load_benchmark("match")
 
 BAD_REASONS = ("illegal", "died", "timed out", "failed", "gave no move", "could not start",
                "lost on time")
@@ -178,17 +167,9 @@ def test_cli_with_builtin_engines(capsys):
     assert "cxiangqi builtin (level 1)" in out
 
 
-def _load_report():
-    spec = importlib.util.spec_from_file_location("cxiangqi_match_report",
-                                                  REPO_ROOT / "benchmarks" / "match_report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_match_report_finds_an_avoidable_loss_by_the_chase_rule(tmp_path, capsys):
     from test_chase import ISSUE_GAME
-    report = _load_report()
+    report = load_benchmark("match_report")
     moves = list(ISSUE_GAME)
     board = replay(match.GameRecord(1, "x", "y", False, "", moves, "", ""))
     outcome = board.outcome(claim_draw=True)
@@ -217,7 +198,7 @@ PERPETUAL_LOSS = ("h2e2 h7e7 h0g2 h9g7 i0i1 i9h9 i1d1 g6g5 b0c2 b9a7 d1d7 b7b5 d
 
 def test_match_report_counts_a_loss_by_rule_on_every_line_as_unavoidable():
     from cxiangqi.engine import Limit
-    report = _load_report()
+    report = load_benchmark("match_report")
     board = replay(match.GameRecord(1, "x", "y", False, "", PERPETUAL_LOSS, "", ""))
     outcome = board.outcome(claim_draw=True)
     assert outcome.winner is False and outcome.termination.name == "PERPETUAL_CHECK"

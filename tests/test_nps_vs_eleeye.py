@@ -3,14 +3,12 @@ answers UCCI with fixed node counts: the rates it prints, and --lean /
 --params reaching cxiangqi's searcher and nothing after the run."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from benchmark_modules import load_benchmark
 
 # 100,000 nodes in 50 ms for every search: 2,000,000 nodes/s
 FAKE_ELEEYE = """\
@@ -31,15 +29,7 @@ for line in sys.stdin:
 """
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("cxiangqi_nps_vs_eleeye",
-                                                  REPO_ROOT / "benchmarks" / "nps_vs_eleeye.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
+bench = load_benchmark("nps_vs_eleeye")
 
 
 @pytest.fixture
