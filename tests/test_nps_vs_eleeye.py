@@ -63,7 +63,7 @@ def test_rates_and_lean_parameters(fake_eleeye, monkeypatch, capsys):
         assert params["rfp"] == 50
     # the parameters were for this run only
     assert "CXIANGQI_SEARCH_PARAMS" not in os.environ
-    assert bench.Engine(hash_mb=1)._searcher.params()["lmp"] == 1
+    assert bench.Engine(hash_mb=1)._searcher.params()["lmp"] == 100
 
 
 def test_bad_parameters_are_refused(fake_eleeye, monkeypatch, capsys):

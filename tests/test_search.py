@@ -500,3 +500,21 @@ def test_a_blind_level_ponders_like_the_others():
 def test_a_bad_oversight_is_refused(oversight):
     with pytest.raises(ValueError, match="oversight"):
         Level("x", depth=None, movetime=1.0, nodes=1000, randomness=0, oversight=oversight)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("rfp=70,lmp=x", "must be an integer"),
+    ("rfp=70,nonsense=1", "use name=value"),
+    ("rfp=70,lmp", "use name=value"),
+    ("rfp=70,lmp=1000000", "out of range"),
+    ("rfp=70,lmr_div=0", "must be positive"),
+])
+def test_bad_search_parameters_change_nothing(spec, message):
+    from cxiangqi._search import Searcher
+    searcher = Searcher(1)
+    before = searcher.params()
+    with pytest.raises(ValueError, match=message):
+        searcher.set_params(spec)
+    assert searcher.params() == before          # the good item before the bad one is not applied
+    searcher.set_params("rfp=70, lmp=150")
+    assert searcher.params() == {**before, "rfp": 70, "lmp": 150}

@@ -103,7 +103,7 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
-PARAM_DEFAULTS = [80, 0, 1, 1, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
 
 # LMR[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the divisor changes.
@@ -467,7 +467,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef int old_alpha = alpha
     cdef int mv, new_depth, ext, lmr_depth, sbeta, d, mscore
     cdef bint quiet, gives, prune
-    cdef int lmp_limit = (3 + depth * depth) // (2 - improving)
+    # late-move pruning's move count: lmp percent of (3 + depth^2) / (2 - improving)
+    cdef int lmp_limit = (3 + depth * depth) * prm[P_LMP] // (100 * (2 - improving))
     cdef KingGuard g
     guard_init(pos, &g, checked)
     picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
@@ -708,7 +709,10 @@ cdef class Searcher:
             free(self.st)
 
     def set_params(self, spec):
-        """Sets search parameters from "name=value,..." (names in PARAM_NAMES)."""
+        """Sets search parameters from "name=value,..." (names in PARAM_NAMES;
+        integers, |value| <= 100000).  All or nothing: a bad item raises
+        ValueError and changes no parameter."""
+        values = {}
         for item in spec.split(","):
             name, sep, value = item.partition("=")
             name = name.strip()
@@ -719,8 +723,12 @@ cdef class Searcher:
                 v = int(value)
             except ValueError:
                 raise ValueError(f"bad search parameter {item!r}: the value must be an integer")
+            if not -100000 <= v <= 100000:
+                raise ValueError(f"bad search parameter {item!r}: out of range (|value| <= 100000)")
             if name in ("lmr_div", "hist_div") and v <= 0:
                 raise ValueError(f"{name} must be positive")
+            values[name] = v
+        for name, v in values.items():
             self.st.params[PARAM_NAMES.index(name)] = v
 
     def params(self):
