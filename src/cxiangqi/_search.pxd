@@ -25,7 +25,7 @@ cdef enum:
     P_RFP = 0               # reverse futility margin per ply (0: off)
     P_RAZOR                 # razoring margin per ply (0: off)
     P_NULL                  # 1: null move on
-    P_LMP                   # 1: late-move pruning on
+    P_LMP                   # late-move pruning after this percent of its move count (0: off)
     P_FUTILITY              # futility margin per ply of reduced depth (0: off)
     P_SEE_QUIET             # SEE pruning of quiet moves, margin per ply^2 (0: off, the default)
     P_SEE_CAPTURE           # SEE pruning of captures, margin per ply (0: off)
