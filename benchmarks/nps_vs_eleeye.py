@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Search speed side by side: cxiangqi's nodes per second against
 ElephantEye's on the bench positions (cxiangqi.engine.BENCH_FENS), in one
-run on one machine, one engine at a time, one thread each.
+run on one machine, one engine at a time, one thread each (cxiangqi with
+more, --threads N: its total over all threads; ElephantEye has only one).
 
 Both engines count a node per call of their search or quiescence search
 (ElephantEye: Search2.nAllNodes in search.cpp), so the rates compare.
@@ -33,7 +34,7 @@ import time
 from typing import List, Tuple
 
 from cxiangqi import Board
-from cxiangqi.engine import BENCH_FENS, Engine, Limit
+from cxiangqi.engine import BENCH_FENS, MAX_THREADS, Engine, Limit
 
 
 def eleeye_run(path: str, fen: str, seconds: float, hash_mb: int) -> Tuple[int, float]:
@@ -63,8 +64,8 @@ def eleeye_run(path: str, fen: str, seconds: float, hash_mb: int) -> Tuple[int, 
 LEAN = "lmp=0,futility=0,see_quiet=0,see_capture=0,qs_see=0,qs_tt=0"
 
 
-def cxiangqi_run(fen: str, seconds: float, hash_mb: int) -> Tuple[int, float]:
-    engine = Engine(hash_mb=hash_mb)
+def cxiangqi_run(fen: str, seconds: float, hash_mb: int, threads: int = 1) -> Tuple[int, float]:
+    engine = Engine(hash_mb=hash_mb, threads=threads)
     start = time.perf_counter()
     result = engine.search(Board(fen), Limit(time=seconds))
     return result.nodes, time.perf_counter() - start
@@ -80,7 +81,12 @@ def main(argv: List[str] = None) -> int:
                     help="cxiangqi's search parameters, name=value,... (default: its own)")
     ap.add_argument("--lean", action="store_true",
                     help=f"cxiangqi in ElephantEye's tree shape (--params {LEAN})")
+    ap.add_argument("--threads", type=int, default=1, metavar="N",
+                    help="cxiangqi's search threads (Lazy SMP; default 1); the rate is all "
+                         "threads' nodes over the time, ElephantEye keeps its one thread")
     args = ap.parse_args(argv)
+    if not 1 <= args.threads <= MAX_THREADS:
+        ap.error(f"--threads: 1 to {MAX_THREADS}")
     if not 16 <= args.hash <= 1024 or args.hash & (args.hash - 1):
         ap.error("--hash: a power of two from 16 to 1024 (ElephantEye's range)")
     spec = ",".join(x for x in (LEAN if args.lean else "", args.params) if x)
@@ -94,7 +100,9 @@ def main(argv: List[str] = None) -> int:
             except ValueError as exc:
                 ap.error(f"--params: {exc}")
             print(f"cxiangqi search parameters: {spec}")
-        compare(args.eleeye, args.seconds, args.hash)
+        if args.threads > 1:
+            print(f"cxiangqi threads: {args.threads} (ElephantEye: 1)")
+        compare(args.eleeye, args.seconds, args.hash, args.threads)
     finally:
         if saved is None:
             os.environ.pop("CXIANGQI_SEARCH_PARAMS", None)
@@ -103,11 +111,11 @@ def main(argv: List[str] = None) -> int:
     return 0
 
 
-def compare(eleeye: str, seconds: float, hash_mb: int) -> None:
+def compare(eleeye: str, seconds: float, hash_mb: int, threads: int = 1) -> None:
     totals = {"cxiangqi": [0, 0.0], "ElephantEye": [0, 0.0]}
     print(f"{'position':>8} {'cxiangqi nps':>14} {'ElephantEye nps':>16}")
     for k, fen in enumerate(BENCH_FENS, 1):
-        cx = cxiangqi_run(fen, seconds, hash_mb)
+        cx = cxiangqi_run(fen, seconds, hash_mb, threads)
         ee = eleeye_run(eleeye, fen, seconds, hash_mb)
         for name, (n, t) in (("cxiangqi", cx), ("ElephantEye", ee)):
             totals[name][0] += n

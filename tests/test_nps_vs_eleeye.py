@@ -1,6 +1,7 @@
 """benchmarks/nps_vs_eleeye.py against a stand-in for ElephantEye that
 answers UCCI with fixed node counts: the rates it prints, and --lean /
---params reaching cxiangqi's searcher and nothing after the run."""
+--params reaching cxiangqi's searcher and nothing after the run, --threads
+reaching the engine."""
 from __future__ import annotations
 
 import os
@@ -45,9 +46,10 @@ def test_rates_and_lean_parameters(fake_eleeye, monkeypatch, capsys):
     seen = []
     real_run = bench.cxiangqi_run
 
-    def run(fen, seconds, hash_mb):
+    def run(fen, seconds, hash_mb, threads=1):
+        assert threads == 1
         seen.append(bench.Engine(hash_mb=1)._searcher.params())
-        return real_run(fen, seconds, hash_mb)
+        return real_run(fen, seconds, hash_mb, threads)
 
     monkeypatch.setattr(bench, "cxiangqi_run", run)
     assert bench.main(["--eleeye", fake_eleeye, "--seconds", "0.02", "--lean",
@@ -73,3 +75,28 @@ def test_bad_parameters_are_refused(fake_eleeye, monkeypatch, capsys):
     assert exc.value.code == 2
     assert "bad search parameter 'nonsense=1'" in capsys.readouterr().err
     assert os.environ["CXIANGQI_SEARCH_PARAMS"] == "rfp=70"
+
+
+def test_threads_reach_the_engine(fake_eleeye, monkeypatch, capsys):
+    monkeypatch.delenv("CXIANGQI_SEARCH_PARAMS", raising=False)
+    calls = []
+    real_run = bench.cxiangqi_run
+
+    def run(fen, seconds, hash_mb, threads=1):
+        calls.append(threads)
+        return real_run(fen, seconds, hash_mb, threads)
+
+    monkeypatch.setattr(bench, "cxiangqi_run", run)
+    assert bench.main(["--eleeye", fake_eleeye, "--seconds", "0.02", "--threads", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "cxiangqi threads: 2 (ElephantEye: 1)" in out
+    assert calls == [2] * len(bench.BENCH_FENS)
+    # (that the rate counts the helpers' nodes: tests/test_threads.py)
+
+
+@pytest.mark.parametrize("threads", ["0", str(bench.MAX_THREADS + 1)])
+def test_bad_thread_counts_are_refused(fake_eleeye, capsys, threads):
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--eleeye", fake_eleeye, "--threads", threads])
+    assert exc.value.code == 2
+    assert "--threads: 1 to" in capsys.readouterr().err
