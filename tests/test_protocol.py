@@ -376,6 +376,25 @@ def test_stop_right_after_go_is_not_lost(engine):
             in Board().legal_moves
 
 
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_as_many_stops_as_gos_answer_every_go(engine, n):
+    # queued searches (a go while one runs waits for it): a stop stops
+    # every search asked for before it, so n stops after n gos leave none
+    # running, however the stops and the searches' ends interleave
+    handshake(engine, "uci")
+    engine.send("position startpos", *["go infinite"] * n, *["stop"] * n)
+    for _ in range(n):
+        assert Move.from_iccs(bestmove(engine.expect("bestmove", timeout=5))[1]) \
+            in Board().legal_moves
+    engine.send("isready")
+    assert engine.expect("readyok", timeout=5) == ["readyok"]
+    # and the next search is not stopped by any of them
+    engine.send("go infinite")
+    assert not any("bestmove" in line for line in engine.quiet_for(0.3))
+    engine.send("stop")
+    engine.expect("bestmove", timeout=5)
+
+
 def test_uci_ponder_waits_for_ponderhit(engine):
     handshake(engine, "uci")
     engine.send("position startpos moves h2e2", "go ponder movetime 200")

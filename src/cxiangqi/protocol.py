@@ -581,7 +581,9 @@ class EngineServer:
         self.quitting = False
         self.job: Optional[_Job] = None
         self.pending: List[str] = []
-        self._stop_queued_go = False
+        # how many of the queued go commands a stop has already stopped (the
+        # first ones in the queue: a stop stops every search asked for before it)
+        self._stopped_gos = 0
         self._said_bye = False
         self._lock = threading.RLock()
 
@@ -688,6 +690,7 @@ class EngineServer:
         with self._lock:
             self.quitting = True
             self.pending.clear()
+            self._stopped_gos = 0
             job = self.job
         if job is not None:
             job.request_stop()
@@ -799,6 +802,11 @@ class EngineServer:
 
     def _cmd_go(self, args: List[str]) -> None:
         assert self.dialect is not None
+        # a go from the queue that a stop sent after it has already stopped
+        # (a go that runs at once has no stop owed: the queue was empty)
+        stopped = self._stopped_gos > 0
+        if stopped:
+            self._stopped_gos -= 1
         board = self.board
         if board is None:
             self.complain(f"no valid position ({self.board_error}); no search")
@@ -833,7 +841,6 @@ class EngineServer:
         if self.own_book is not None and not go.ponder and not go.infinite:
             move = self.own_book.choice(board, self._book_rng, exclude=banmoves)
             if move is not None:
-                self._stop_queued_go = False
                 self.note(f"book move {move.iccs()}")
                 self.send(f"bestmove {move.iccs()}")
                 return
@@ -842,8 +849,7 @@ class EngineServer:
                    draw_offered=go.draw)
         self.job = job
         job.start()
-        if self._stop_queued_go:
-            self._stop_queued_go = False
+        if stopped:
             job.request_stop()
 
     # --- during a search ------------------------------------------------------
@@ -853,10 +859,9 @@ class EngineServer:
         # is no search to answer for
         if self.job is not None:
             self.job.request_stop()
-            if any(p.split()[0].lower() == "go" for p in self.pending):
-                self._stop_queued_go = True
-        elif self.pending:
-            self._stop_queued_go = any(p.split()[0].lower() == "go" for p in self.pending)
+        # ... and the searches queued behind it were asked for before this
+        # stop too: each will answer at once (one bestmove per go)
+        self._stopped_gos = sum(1 for p in self.pending if p.split()[0].lower() == "go")
 
     def _cmd_ponderhit(self, args: List[str]) -> None:
         job = self.job
