@@ -39,11 +39,15 @@ def seconds(value: Any, what: str) -> float:
     """`value` as a finite, non-negative number of seconds."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
-            value = float(operator.index(value))
+            value = operator.index(value)
         except TypeError:
             raise ValueError(f"{what} must be a number of seconds, got {_shown(value)}") \
                 from None
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:           # an int beyond any float
+        raise ValueError(f"{what} must be a finite, non-negative number of seconds, "
+                         f"got an integer of {value.bit_length()} bits") from None
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{what} must be a finite, non-negative number of seconds, "
                          f"got {value!r}")

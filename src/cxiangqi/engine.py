@@ -57,6 +57,8 @@ __all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "Lev
 MOVE_OVERHEAD = 0.03
 #: largest transposition table, in megabytes
 MAX_HASH_MB = 65536
+_YEAR = 365 * 24 * 3600.0
+
 #: the most search threads an Engine takes
 MAX_THREADS = 64
 
@@ -395,7 +397,9 @@ class Engine:
             p.stopped = True
             self._searcher.stop()
         else:
-            p.timer = threading.Timer(left, self._ponder_time_up, (p,))
+            # (a Timer cannot wait past the platform's limit: beyond a year
+            # the budget is as good as none)
+            p.timer = threading.Timer(min(left, _YEAR), self._ponder_time_up, (p,))
             p.timer.daemon = True
             p.timer.start()
 
