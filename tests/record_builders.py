@@ -1,6 +1,6 @@
 """Big game records built to size, for the memory tests (test_records_memory.py)
-and benchmarks/reader_memory.py: PGN, XQF and DhtmlXQ of any length, every
-move legal.
+and benchmarks/reader_memory.py: PGN, XQF, DhtmlXQ and CBR of any length,
+every move legal.
 
 The moves cycle through four plies that bring back the start position
 (h0g2 h9g7 g2h0 g7h9), so a record can be as long as wanted; every move has
@@ -126,3 +126,43 @@ def xqf_with_variations(size: int) -> bytes:
     for p in reversed(range(plies)):                              # the alternatives
         body.append(_xqf_record(CYCLE[p % 4][1], False, False))
     return bytes(header) + b"".join(body)
+
+
+# --- CBR (CCBridge) -------------------------------------------------------------------
+
+def _cbr_point(square: str) -> int:
+    x, r = _sq(square)
+    return (9 - r) * 9 + x          # row by row from Black's back rank
+
+
+def _cbr_header() -> bytes:
+    head = bytearray(2214)
+    head[:16] = b"CCBridge Record\x00"
+    board = bytearray(90)
+    back = [1, 2, 3, 4, 5, 4, 3, 2, 1]          # R N B A K A B N R
+    for col in range(9):
+        board[col] = 0x20 + back[col]           # Black's back rank first
+        board[81 + col] = 0x10 + back[col]
+    for col in (1, 7):
+        board[18 + col], board[63 + col] = 0x26, 0x16          # cannons
+    for col in (0, 2, 4, 6, 8):
+        board[27 + col], board[54 + col] = 0x27, 0x17          # pawns
+    head[2112] = 1                              # Red moves first
+    head[2120:2210] = board
+    return bytes(head)
+
+
+def cbr_with_variations(size: int) -> bytes:
+    """A CBR record of about `size` bytes: the cycle, every move with a
+    one-move alternative (flag 2: it follows the move's continuation, so
+    the alternatives come after the main line, as in XQF)."""
+    plies = max(4, -(-(size - 2214 - 8) // 8))
+    body = [struct.pack("<i", 0)]               # no game comment
+    for p in range(plies):
+        move = CYCLE[p % 4][0]
+        flag = 0x02 | (0x01 if p == plies - 1 else 0)
+        body.append(bytes((flag, 0, _cbr_point(move[:2]), _cbr_point(move[2:]))))
+    for p in reversed(range(plies)):
+        alt = CYCLE[p % 4][1]
+        body.append(bytes((0x01, 0, _cbr_point(alt[:2]), _cbr_point(alt[2:]))))
+    return _cbr_header() + b"".join(body) + bytes(4)

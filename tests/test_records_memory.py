@@ -1,6 +1,7 @@
 """The record readers take time and memory in proportion to the record
 (issue 11: they copied the board with its move stack for every move or
-variation, so a 32 KB DhtmlXQ move list peaked at 1.27 GB), and refuse a
+variation, so a 32 KB DhtmlXQ move list peaked at 1.27 GB; CBR did the
+same until December 2026: 34 KB, 1.27 GB), and refuse a
 record that is too big or too deep with their own error, never MemoryError.
 
 Memory is the Python heap's peak while reading, measured with tracemalloc.
@@ -17,7 +18,7 @@ import tracemalloc
 import pytest
 
 import record_builders as rb
-from cxiangqi import dhtmlxq, pgn, xqf
+from cxiangqi import cbr, dhtmlxq, pgn, xqf
 
 MB = 1_000_000
 #: peak Python memory while reading, as a multiple of the record's size
@@ -49,6 +50,7 @@ READERS = {
     "pgn-nested": (lambda size: rb.pgn_nested(size, depth=100),
                    lambda text: pgn.read_game(io.StringIO(text))),
     "xqf": (rb.xqf_with_variations, xqf.read_game),
+    "cbr": (rb.cbr_with_variations, cbr.read_game),
     "dhtmlxq": (rb.dhtmlxq_with_variations, dhtmlxq.read_game),
     "dhtmlxq-main-line": (rb.dhtmlxq_main_line, dhtmlxq.read_game),
 }
@@ -67,7 +69,7 @@ def test_a_1_mb_record_is_read_within_a_memory_bound(kind):
     assert peak < BOUND * len(data), f"{peak / 1e6:.1f} MB for {len(data) / 1e6:.1f} MB"
 
 
-@pytest.mark.parametrize("kind", ["pgn", "xqf", "dhtmlxq"])
+@pytest.mark.parametrize("kind", ["pgn", "xqf", "dhtmlxq", "cbr"])
 def test_memory_grows_linearly(kind):
     # 8 times the record, at most 10 times the memory (quadratic: 64 times)
     build, read = READERS[kind]
@@ -78,7 +80,8 @@ def test_memory_grows_linearly(kind):
 
 
 @pytest.mark.parametrize("kind, error", [("pgn", pgn.PgnError), ("xqf", xqf.XqfError),
-                                         ("dhtmlxq", dhtmlxq.DhtmlXQError)])
+                                         ("dhtmlxq", dhtmlxq.DhtmlXQError),
+                                         ("cbr", cbr.CbrError)])
 def test_too_many_moves_is_refused_with_the_readers_error(kind, error, monkeypatch):
     monkeypatch.setattr(pgn, "MAX_MOVES", 500)
     build, read = READERS[kind]
@@ -120,3 +123,12 @@ def test_deep_xqf_variations_are_refused(monkeypatch):
     monkeypatch.setattr(pgn, "MAX_VARIATION_DEPTH", 0)
     with pytest.raises(xqf.XqfError, match="too deep"):
         xqf.read_game(data)
+
+
+def test_deep_cbr_variations_are_refused(monkeypatch):
+    data = rb.cbr_with_variations(16_000)
+    game = cbr.read_game(data)
+    assert _count(game) == 2 * -(-(16_000 - 2214 - 8) // 8)     # every move and alternative
+    monkeypatch.setattr(pgn, "MAX_VARIATION_DEPTH", 0)
+    with pytest.raises(cbr.CbrError, match="too deep"):
+        cbr.read_game(data)

@@ -450,12 +450,26 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Plays a legal move.  IllegalMoveError (and the board unchanged) if
-        the move is not legal here."""
+        the move is not legal here; ValueError (board unchanged) if it would
+        take the halfmove clock or the fullmove number past MAX_COUNTER
+        (1,000,000: only a position set up with such a counter gets there;
+        see :meth:`counter_limit`)."""
         if not isinstance(move, Move):
             raise TypeError(f"expected a Move, got {type(move).__name__}")
         if not self._core.push(move.from_square, move.to_square):
             raise IllegalMoveError(self._illegal_reason(move))
         self.move_stack.append(move)
+
+    def counter_limit(self, move: Move) -> Optional[str]:
+        """Why :meth:`push` would refuse this legal move although the rules
+        allow it: the halfmove clock or the fullmove number would pass
+        MAX_COUNTER (1,000,000).  None when the counters have room (always,
+        short of a position set up with such a counter)."""
+        if self.piece_at(move.to_square) is None and self._core.halfmove >= MAX_COUNTER:
+            return f"the halfmove clock would pass {MAX_COUNTER}"
+        if self.turn == BLACK and self._core.fullmove >= MAX_COUNTER:
+            return f"the fullmove number would pass {MAX_COUNTER}"
+        return None
 
     def parse_iccs(self, text: str) -> Move:
         """The legal move written in ICCS (``"h2e2"``): InvalidMoveError if

@@ -34,7 +34,10 @@ CCBridge formats; integers little-endian, text UTF-16LE ended by a 0 unit):
 
 Errors: data that is not CBR/CBL, a truncated or corrupt record raise
 :class:`CbrError` (a ValueError) saying what and where (``err.offset``);
-nothing else escapes, whatever the bytes.  A move that is not legal where
+nothing else escapes, whatever the bytes.  A record with more moves than
+:data:`cxiangqi.pgn.MAX_MOVES`, or variations nested deeper than
+:data:`cxiangqi.pgn.MAX_VARIATION_DEPTH`, is refused with CbrError; memory
+and time grow in proportion to the data.  A move that is not legal where
 it stands is left out with everything below it, as for XQF
 (:mod:`cxiangqi.xqf`): ``CbrError`` for the first one, with the rest of the
 game as ``err.game`` and every bad move in ``err.game.errors``, or the game
@@ -46,6 +49,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator, List, Optional, Tuple, Union
 
+from . import pgn as _pgn
 from .board import Board
 from .errors import InvalidFenError
 from .fen import STARTING_FEN
@@ -243,27 +247,49 @@ def _read_tree(game: Game, start: Board, first: Tuple[int, int, int, str, int],
                steps: _Steps, where: str) -> None:
     # Depth-first, as XQF: a move's continuation first, its alternative
     # after; pending alternatives wait on a stack (no recursion, so deep
-    # lines cannot overflow Python's stack).  An illegal move is left out
-    # with everything below it (parent None marks such a dead branch).
-    pending: List[Tuple[Optional[GameNode], Board]] = []
+    # lines cannot overflow Python's stack).  One board follows the walk: a
+    # pending alternative remembers the board's ply, and the board is taken
+    # back to it when the alternative's turn comes (a copy of the board with
+    # its move stack for each alternative made memory grow with the square
+    # of the record).  An illegal move is left out with everything below it
+    # (parent None marks such a dead branch).  At most pgn.MAX_MOVES moves
+    # and pgn.MAX_VARIATION_DEPTH nested variations, as in the other
+    # formats.
+    #
+    # pending: (parent of the alternative, board ply there, the
+    # alternative's variation depth)
+    pending: List[Tuple[Optional[GameNode], int, int]] = []
     parent: Optional[GameNode] = game
     board = start
     step: Optional[Tuple[int, int, int, str, int]] = first
+    depth = 0               # how deep in side variations the current move is
+    first_child = True      # the current move continues its parent's line
+    nodes = 0
     while step is not None:
         flag, src, dst, comment, offset = step
         has_next, has_variation = not flag & 0x01, bool(flag & 0x02)
         node = None
+        if has_variation:
+            alt_depth = depth + 1 if first_child else depth
+            if alt_depth > _pgn.MAX_VARIATION_DEPTH:
+                raise CbrError(f"{where}CBR record too deep: variations nested more than "
+                               f"{_pgn.MAX_VARIATION_DEPTH} deep (move at offset {offset:#x}); "
+                               f"refused", offset=offset)
+            pending.append((parent, len(board.move_stack), alt_depth))
         if parent is not None:
-            before = board.copy() if has_variation else board
+            nodes += 1
+            if nodes > _pgn.MAX_MOVES:
+                raise CbrError(f"{where}CBR record too big: more than {_pgn.MAX_MOVES:,} moves; "
+                               f"refused", offset=offset)
             node = _play(game, parent, board, src, dst, comment, offset, where)
-            if has_variation:
-                pending.append((parent, before))
-        elif has_variation:
-            pending.append((None, board))
         if has_next:
             parent = node
+            first_child = True
         elif pending:
-            parent, board = pending.pop()
+            parent, ply, depth = pending.pop()
+            first_child = False
+            while len(board.move_stack) > ply:
+                board.pop()
         else:
             return
         step = steps.next()

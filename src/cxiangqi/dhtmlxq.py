@@ -38,6 +38,7 @@ DhtmlXQError; memory and time grow in proportion to the record.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -53,7 +54,33 @@ from .square import RED
 __all__ = ["DhtmlXQError", "read_game", "read_games"]
 
 _BLOCK = re.compile(r"\[DhtmlXQ\](.*?)(?:\[/DhtmlXQ\]|$)", re.S)
-_TAG = re.compile(r"\[DhtmlXQ_(\w+)\](.*?)\[/DhtmlXQ_\1\]", re.S)
+_OPEN_TAG = re.compile(r"\[DhtmlXQ_(\w+)\]")
+_CLOSE_TAG = re.compile(r"\[/DhtmlXQ_(\w+)\]")
+
+
+def _tags(block: str) -> List[Tuple[str, str]]:
+    """The (name, value) of every [DhtmlXQ_name]value[/DhtmlXQ_name] in the
+    block, left to right, as a lazy regular expression would find them;
+    an opening tag without its closing one is passed over.  In time linear
+    in the block (the regular expression rescanned the rest of the block
+    for every unclosed tag)."""
+    closes: Dict[str, List[int]] = {}
+    for m in _CLOSE_TAG.finditer(block):
+        closes.setdefault(m.group(1), []).append(m.start())
+    found: List[Tuple[str, str]] = []
+    pos = 0
+    while True:
+        m = _OPEN_TAG.search(block, pos)
+        if m is None:
+            return found
+        name = m.group(1)
+        ends = closes.get(name, ())
+        k = bisect.bisect_left(ends, m.end())
+        if k == len(ends):
+            pos = m.start() + 1
+            continue
+        found.append((name, block[m.end():ends[k]]))
+        pos = ends[k] + len(name) + 11         # past "[/DhtmlXQ_" name "]"
 _SLOTS = "RNBAKABNRCCPPPPP"
 _HEADERS = {"title": "Title", "event": "Event", "date": "Date", "place": "Site",
             "round": "Round", "red": "Red", "black": "Black", "redteam": "RedTeam",
@@ -140,7 +167,7 @@ def _start_fen(tags: Dict[str, str], first: Optional[Tuple[int, int]]) -> str:
 
 
 def _game(block: str, errors: str) -> Game:
-    tags = {name.lower(): value for name, value in _TAG.findall(block)}
+    tags = {name.lower(): value for name, value in _tags(block)}
     game = Game()
     for key, header in _HEADERS.items():
         value = _text(tags.get(key, ""))
@@ -170,7 +197,7 @@ def _game(block: str, errors: str) -> Game:
     # The variations, by where they hang: (line, ply) -> [(branch, digits)]
     hanging: Dict[Tuple[int, int], List[Tuple[int, str]]] = {}
     for name, value in tags.items():
-        m = re.fullmatch(r"move_(\d+)_(\d+)_(\d+)", name)
+        m = re.fullmatch(r"move_(\d{1,9})_(\d{1,9})_(\d{1,9})", name)   # (longer: no ply)
         if m:
             hanging.setdefault((int(m.group(1)), int(m.group(2))), []).append(
                 (int(m.group(3)), value))
@@ -254,12 +281,14 @@ def _add(game: Game, node: GameNode, board: Board, squares: Tuple[int, int], bra
     move = None
     if 0 <= src < 90 and 0 <= dst < 90 and src != dst:
         move = MOVES[src * 90 + dst]     # the shared Move objects: none made per move
-    if move is None or not board.is_legal(move):
+    refused = board.counter_limit(move) if move is not None and board.is_legal(move) else None
+    if move is None or not board.is_legal(move) or refused:
         shown = move.iccs() if move else "?"
         side = "Red" if board.turn == RED else "Black"
         game.errors.append(DhtmlXQError(
-            f"{game.headers.get('Event', '?')!r}: illegal move {shown} (move {ply} of line "
-            f"{branch}, {side} to move in {board.fen()})",
+            f"{game.headers.get('Event', '?')!r}: {'cannot play' if refused else 'illegal'} "
+            f"move {shown} (move {ply} of line {branch}, {side} to move in {board.fen()})"
+            f"{': ' + refused if refused else ''}",
             game=game, ply=len(board.move_stack), move_text=shown))
         return None
     return node.add_variation(move, comment=comments.get(f"{branch}_{ply}", ""))

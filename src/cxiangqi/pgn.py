@@ -28,8 +28,9 @@ What is read
       Chinese (``炮二平五``, ``馬８進７``).  The notation is recognised per
       move, so the ``[Format]`` header is informative only.
     * Comments ``{...}`` (over several lines) and ``; ...`` to the end of the
-      line, variations ``( ... )`` nested to any depth, NAGs ``$n`` and the
-      suffixes ``! ? !! ?? !? ?!``, results ``1-0 0-1 1/2-1/2 *``.
+      line, variations ``( ... )`` nested to any depth, NAGs ``$n`` (0..255,
+      as PGN defines them; a larger number is skipped) and the suffixes
+      ``! ? !! ?? !? ?!``, results ``1-0 0-1 1/2-1/2 *``.
     * A game ends at its result token, at the header of the next game, or at
       the end of the input.
 
@@ -1052,7 +1053,9 @@ def _read(source: _Source, game_index: Optional[int]) -> Optional[Game]:
             elif kind == "close_var":
                 builder.close_variation()
             elif kind == "nag":
-                builder.nag(int(m.group()[1:]))
+                digits = m.group()[1:].lstrip("0") or "0"
+                if len(digits) <= 3 and int(digits) <= 255:     # (no int of 5000 digits)
+                    builder.nag(int(digits))
             elif kind == "glyph":
                 builder.nag(_GLYPH_NAGS[m.group()])
             elif kind == "result":

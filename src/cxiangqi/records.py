@@ -190,10 +190,21 @@ def _file_records(path: str) -> Iterator[Record]:
                              RecordError(path, index, fmt, _message(error), error))
             else:
                 yield Record(path, index, fmt, game)
+    except _UnreadableFile as e:    # the file as a whole (a library's header)
+        yield Record(path, 0, fmt, None, RecordError(path, None, fmt, _message(e.error), e.error))
     except Exception as e:  # noqa: BLE001 - a reader failing mid-file: report, go on
         yield Record(path, index, fmt, None,
                      RecordError(path, index, fmt, f"cannot read the rest of the file: "
                                  f"{_message(e)}", e))
+
+
+class _UnreadableFile(Exception):
+    """Raised by _games when no record of the file can be read (the header
+    of a library is broken): one error for the file, with no game index."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def _message(error: BaseException) -> str:
@@ -216,7 +227,10 @@ def _games(path: str, fmt: str, gz: bool) -> Iterator[Tuple[int, Optional[Game],
         return
     data = _read_all(path, gz)
     if fmt == "cbl":
-        _, spans = cbr.library_records(data)
+        try:
+            _, spans = cbr.library_records(data)
+        except cbr.CbrError as e:
+            raise _UnreadableFile(e) from None
         for index, (start, end) in enumerate(spans):
             record = data[start:end]
             if cbr.is_note(record):
