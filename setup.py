@@ -2,7 +2,8 @@
 
 Compiler directives are set once, here.  ``CXIANGQI_DEBUG=1`` in the
 environment turns bounds and wrap-around checks back on (and drops -O3) so
-the test suite can be run against a core that traps every out-of-range index.
+the test suite can be run against a core that traps every out-of-range index
+and every signed overflow.
 
 With GCC the release build is profile-guided: the core is compiled once
 instrumented, searches the bench positions and runs a small perft, and is
@@ -42,8 +43,10 @@ directives = {
 if DEBUG:
     # C-level checks too: the CXIANGQI_DEBUG macro turns on the core's
     # invariant checks (pos_check after every change made from Python), and
-    # UBSan traps out-of-range indexing of fixed-size arrays.
-    compile_args = ["-O1", "-g", "-UNDEBUG", "-DCXIANGQI_DEBUG",
+    # UBSan traps out-of-range indexing of fixed-size arrays.  -fno-wrapv
+    # undoes Python's -fwrapv, under which signed overflow (and a left shift
+    # of a negative number) is defined and UBSan would not trap it.
+    compile_args = ["-O1", "-g", "-UNDEBUG", "-DCXIANGQI_DEBUG", "-fno-wrapv",
                     "-fsanitize=undefined,bounds,integer-divide-by-zero",
                     "-fno-sanitize-recover=all"]
     link_args = ["-fsanitize=undefined,bounds"]

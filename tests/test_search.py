@@ -518,3 +518,23 @@ def test_bad_search_parameters_change_nothing(spec, message):
     assert searcher.params() == before          # the good item before the bad one is not applied
     searcher.set_params("rfp=70, lmp=150")
     assert searcher.params() == {**before, "rfp": 70, "lmp": 150}
+
+
+def test_a_searchers_parameters_do_not_reach_another_searcher():
+    # the late-move reduction table was one for all searchers, rebuilt by
+    # every setup: a second searcher with the default divisor changed the
+    # first one's tree (8,566 nodes to depth 9 alone, 35,123 after)
+    from cxiangqi._search import Searcher
+
+    def nodes(interleave):
+        board = Board()
+        first = Searcher(4)
+        first.set_params("lmr_div=60")
+        first.setup(board._core)
+        if interleave:
+            Searcher(4).setup(board._core)
+        for depth in range(1, 10):
+            first.search_depth(depth)
+        return first.nodes
+
+    assert nodes(False) == nodes(True)

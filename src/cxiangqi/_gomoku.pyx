@@ -248,7 +248,7 @@ cdef void gpos_make(GPos *p, int sq) noexcept nogil:
     update_lines(p, sq, st, True)
     for dr in range(-2, 3):
         for dc in range(-2, 3):
-            p.near[sq + (dr << 5) + dc] += 1
+            p.near[sq + dr * 32 + dc] += 1
     p.hash ^= ZOBRIST[side][sq]
     p.stack[p.n] = sq
     p.n += 1
@@ -264,7 +264,7 @@ cdef void gpos_unmake(GPos *p) noexcept nogil:
     refresh(p, sq)
     for dr in range(-2, 3):
         for dc in range(-2, 3):
-            p.near[sq + (dr << 5) + dc] -= 1
+            p.near[sq + dr * 32 + dc] -= 1
     p.hash ^= ZOBRIST[side][sq]
 
 

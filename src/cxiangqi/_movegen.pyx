@@ -91,9 +91,9 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
                 n = _put(mvs, n, sq, to, True)
             for to in range(sq + 1, sq + (e.hi - f)):
                 n = _put(mvs, n, sq, to, True)
-            for to in range(sq + ((g.lo - r) << 4) + 16, sq, 16):
+            for to in range(sq + ((g.lo - r) * 16) + 16, sq, 16):
                 n = _put(mvs, n, sq, to, True)
-            for to in range(sq + 16, sq + ((g.hi - r) << 4), 16):
+            for to in range(sq + 16, sq + ((g.hi - r) * 16), 16):
                 n = _put(mvs, n, sq, to, True)
         if quiets_only:
             continue
@@ -107,9 +107,9 @@ cdef int gen_moves(const Position *pos, int *mvs, int kind) noexcept nogil:
         n = _put(mvs, n, sq, to, (lo >= 0) & ((b[to] & opp) != 0))
         to = sq + (hi - f)
         n = _put(mvs, n, sq, to, (hi < 9) & ((b[to] & opp) != 0))
-        to = sq + ((dn - r) << 4)
+        to = sq + ((dn - r) * 16)
         n = _put(mvs, n, sq, to, (dn >= 0) & ((b[to] & opp) != 0))
-        to = sq + ((up - r) << 4)
+        to = sq + ((up - r) * 16)
         n = _put(mvs, n, sq, to, (up < 10) & ((b[to] & opp) != 0))
     # pawns: forward, and sideways once across the river
     cdef int fwd = pawn_forward(pos.side)

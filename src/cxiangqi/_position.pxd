@@ -73,10 +73,10 @@ cdef inline void lines_of(const u16 *rb, const u16 *fb, int sq, int *first,
     first[1] = sq + (e.hi - f) if e.hi < 9 else 0
     second[1] = sq + (e.hi2 - f) if e.hi2 < 9 else 0
     e = &FILE_SLIDE[r][fb[f]]
-    first[2] = sq + ((e.lo - r) << 4) if e.lo >= 0 else 0
-    second[2] = sq + ((e.lo2 - r) << 4) if e.lo2 >= 0 else 0
-    first[3] = sq + ((e.hi - r) << 4) if e.hi < 10 else 0
-    second[3] = sq + ((e.hi2 - r) << 4) if e.hi2 < 10 else 0
+    first[2] = sq + ((e.lo - r) * 16) if e.lo >= 0 else 0
+    second[2] = sq + ((e.lo2 - r) * 16) if e.lo2 >= 0 else 0
+    first[3] = sq + ((e.hi - r) * 16) if e.hi < 10 else 0
+    second[3] = sq + ((e.hi2 - r) * 16) if e.hi2 < 10 else 0
 
 
 # The key pos would have after mv (what make_move sets), without playing it:

@@ -79,3 +79,7 @@ ctypedef struct SearchState:
     int smp_current
     SearchState *owner
     int params[N_PARAMS]
+    # lmr[depth][moves]: the reduction of a late quiet move, built from the
+    # lmr_div parameter (each searcher its own: parameters are per searcher)
+    int lmr[64][64]
+    int lmr_div

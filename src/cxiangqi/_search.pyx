@@ -105,23 +105,20 @@ PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capt
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
 PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
 
-# LMR[depth][moves]: the reduction of a late quiet move (log x log, as
-# Stockfish), rebuilt when the divisor changes.
-cdef int LMR[64][64]
-cdef int _lmr_div = 0
-
-cdef void build_lmr(int div) noexcept nogil:
-    global _lmr_div
+# st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
+# Stockfish), rebuilt when the searcher's divisor changes.  (One table
+# shared by all searchers let one searcher's lmr_div change another's tree.)
+cdef void build_lmr(SearchState *st, int div) noexcept nogil:
     cdef int d, m
-    if div == _lmr_div:
+    if div == st.lmr_div:
         return
     for d in range(64):
         for m in range(64):
             if d == 0 or m == 0:
-                LMR[d][m] = 0
+                st.lmr[d][m] = 0
             else:
-                LMR[d][m] = <int> (0.5 + log(d) * log(m) * 100.0 / div)
-    _lmr_div = div
+                st.lmr[d][m] = <int> (0.5 + log(d) * log(m) * 100.0 / div)
+    st.lmr_div = div
 
 
 cdef inline double now() noexcept nogil:
@@ -468,7 +465,9 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef int mv, new_depth, ext, lmr_depth, sbeta, d, mscore
     cdef bint quiet, gives, prune
     # late-move pruning's move count: lmp percent of (3 + depth^2) / (2 - improving)
-    cdef int lmp_limit = (3 + depth * depth) * prm[P_LMP] // (100 * (2 - improving))
+    # (in 64 bits: a large lmp times a deep node's depth^2 passes an int)
+    cdef int lmp_limit = <int> ((3 + depth * depth) * <long long> prm[P_LMP]
+                                // (100 * (2 - improving)))
     cdef KingGuard g
     guard_init(pos, &g, checked)
     picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
@@ -485,7 +484,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         # 8a. pruning near the horizon, once a move is known not to be mated;
         # checking moves are never pruned (in xiangqi most attacks are checks)
         if best > -WIN and (quiet or mscore < 0):
-            lmr_depth = depth - 1 - (LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
+            lmr_depth = depth - 1 - (st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
                                      if prm[P_LMR] else 0)
             if lmr_depth < 0:
                 lmr_depth = 0
@@ -531,7 +530,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
 
         # 8c. late-move reductions, then principal-variation re-searches
         if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node and (quiet or mscore < 0):
-            r = LMR[depth if depth < 64 else 63][legal if legal < 64 else 63]
+            r = st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
             r += not improving
             r += cut_node
             r -= pv_node
@@ -606,7 +605,7 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
             # late root moves: a reduced null-window look first
             r = 0
             if st.params[P_LMR] and depth >= 3 and i >= 3 and quiet and not st.checks[st.root + 1]:
-                r = LMR[depth if depth < 64 else 63][i if i < 64 else 63] - 1
+                r = st.lmr[depth if depth < 64 else 63][i if i < 64 else 63] - 1
                 if r < 0:
                     r = 0
                 if r > depth - 2:
@@ -853,7 +852,7 @@ cdef class Searcher:
         memset(st.killers, 0, sizeof(st.killers))
         memset(st.pv_len, 0, sizeof(st.pv_len))
         memset(st.excluded, 0, sizeof(st.excluded))
-        build_lmr(st.params[P_LMR_DIV])
+        build_lmr(st, st.params[P_LMR_DIV])
         # a first guess at the order: hash move, then captures by MVV/LVA and
         # quiet moves by history
         cdef TTHit hit
