@@ -11,6 +11,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
 from cxiangqi._types cimport *
+from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
 from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
 from cxiangqi._position cimport (Position as CPosition, Undo, make_move, key_after,
                                  unmake_move, pos_clear, pos_compute_key,
@@ -22,6 +23,7 @@ from cxiangqi._movegen cimport (gen_moves, gen_legal, count_legal, in_check,
 
 # the evaluation fills the piece-square tables every position sums up
 from cxiangqi import _eval as _eval_tables  # noqa: F401
+from cxiangqi import _interrupt
 
 COMPILED = True
 # True in a build made with CXIANGQI_DEBUG=1 (sanitizers and invariant checks)
@@ -404,14 +406,20 @@ cdef class Position:
     # --- perft --------------------------------------------------------------
 
     def perft(self, int depth):
-        """Leaf count of the legal move tree to `depth` (bulk-counted)."""
+        """Leaf count of the legal move tree to `depth` (bulk-counted).  In
+        the main thread, with Python's default SIGINT handler, Ctrl-C
+        abandons the count with KeyboardInterrupt (see _sigint.pxd)."""
         if depth < 0 or depth > _MAX_PERFT_DEPTH:
             raise ValueError(f"perft depth must be 0..{_MAX_PERFT_DEPTH}, got {depth}")
         cdef u64 n
+        cdef int stop = 0
+        cdef bint caught = sigint_catch(&stop, _interrupt.catchable())
         with nogil:
-            n = perft(&self.pos, depth)
+            n = perft(&self.pos, depth, &stop)
         if CX_DEBUG:
             _debug_check(&self.pos)
+        if caught and cx_sigint_release():
+            _interrupt.deliver()
         return n
 
     def perft_divide(self, int depth):
@@ -424,10 +432,18 @@ cdef class Position:
         cdef Undo u
         cdef u64 c
         cdef int i
-        for i in range(n):
-            with nogil:
-                make_move(&self.pos, mvs[i], &u)
-                c = perft(&self.pos, depth - 1)
-                unmake_move(&self.pos, &u)
-            counts.append(c)
+        cdef int stop = 0
+        cdef bint caught = sigint_catch(&stop, _interrupt.catchable())
+        try:
+            for i in range(n):
+                with nogil:
+                    make_move(&self.pos, mvs[i], &u)
+                    c = perft(&self.pos, depth - 1, &stop)
+                    unmake_move(&self.pos, &u)
+                if stop:
+                    break
+                counts.append(c)
+        finally:
+            if caught and cx_sigint_release():
+                _interrupt.deliver()
         return list(zip(_moves_to_list(mvs, n), counts))

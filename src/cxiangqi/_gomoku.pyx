@@ -26,6 +26,9 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
+from cxiangqi import _interrupt
+
 
 # --- tables ------------------------------------------------------------------
 
@@ -873,10 +876,22 @@ cdef class Position:
         s.leaf_vcf_nodes = leaf_vcf_nodes
         s.exact_root = exact_root
         cdef double t0
+        # in the main thread, Ctrl-C stops the search (see _sigint.pxd)
+        cdef bint caught = False
+        try:
+            caught = sigint_catch(&s.stop, _interrupt.catchable())
+        except BaseException:
+            free(s.tt)
+            free(s)
+            raise
         with nogil:
             t0 = now()
             s.deadline = t0 + time_limit if time_limit > 0 else 0.0
             think(s)
+        if caught and cx_sigint_release():
+            free(s.tt)
+            free(s)
+            _interrupt.deliver()
         cdef dict out = {
             "move": self._pt(s.best_sq),
             "score": s.best_vl,

@@ -35,7 +35,8 @@ cdef bint gives_check(Position *pos, int mv) noexcept nogil
 # True when the piece pc of `side`, standing on s, could move to or capture on
 # sq by its movement rule (legality aside).
 cdef bint reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil
-cdef u64 perft(Position *pos, int depth) noexcept nogil
+# (stop: NULL, or a flag that abandons the count once set; see _sigint.pxd)
+cdef u64 perft(Position *pos, int depth, const int *stop) noexcept nogil
 
 
 # Which moves can leave the mover's own king attacked.  When the side to

@@ -6,6 +6,7 @@
 # 256-entry array, so no bound check is needed.
 
 from cxiangqi._types cimport *
+from cxiangqi._sigint cimport cx_sigint_stopped
 from cxiangqi._tables cimport (IN_BOARD, IN_PALACE, PTYPE, ORTH, DIAG, HORSE_FROM, HORSE_JUMP,
                                HORSE_LEG, Slide, RANK_SLIDE, FILE_SLIDE)
 from cxiangqi._position cimport Position, Undo, make_move, unmake_move, lines_of
@@ -335,11 +336,13 @@ cdef bint gives_check(Position *pos, int mv) noexcept nogil:
     return check
 
 
-cdef u64 perft(Position *pos, int depth) noexcept nogil:
+cdef u64 perft(Position *pos, int depth, const int *stop) noexcept nogil:
     if depth <= 0:
         return 1
     if depth == 1:
         return count_legal(pos)
+    if stop != NULL and cx_sigint_stopped(stop):
+        return 0                        # stopped: the count is abandoned
     cdef int mvs[MAX_MOVES]
     cdef int n = gen_moves(pos, mvs, False)
     cdef int i
@@ -348,6 +351,6 @@ cdef u64 perft(Position *pos, int depth) noexcept nogil:
     for i in range(n):
         make_move(pos, mvs[i], &u)
         if not in_check(pos, pos.side ^ 1):
-            total += perft(pos, depth - 1)
+            total += perft(pos, depth - 1, stop)
         unmake_move(pos, &u)
     return total

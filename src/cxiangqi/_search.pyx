@@ -32,7 +32,10 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import os
 
+from cxiangqi import _interrupt
+
 from cxiangqi._types cimport *
+from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
 from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null, key_after,
                                  unmake_null)
@@ -926,14 +929,19 @@ cdef class Searcher:
 
     def search_depth(self, int depth, int alpha=-INF, int beta=INF):
         """One iteration to `depth` plies; returns its score (side to move's
-        view).  The GIL is released throughout."""
+        view).  The GIL is released throughout.  In the main thread, with
+        Python's default SIGINT handler, Ctrl-C stops the search with
+        KeyboardInterrupt (see _sigint.pxd)."""
         if depth < 1 or depth >= MAX_PLY - 1:
             raise ValueError(f"depth must be 1..{MAX_PLY - 2}")
         if not (-INF <= alpha < beta <= INF):
             raise ValueError(f"bad window ({alpha}, {beta})")
         cdef int score
+        cdef bint caught = sigint_catch(&self.st.stop, _interrupt.catchable())
         with nogil:
             score = search_root(self.st, depth, alpha, beta)
+        if caught and cx_sigint_release():
+            _interrupt.deliver()
         return score
 
     def best_move(self):

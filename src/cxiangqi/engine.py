@@ -39,7 +39,7 @@ import time as _time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, Iterable, List, Optional, Union
 
-from . import _checks
+from . import _checks, _interrupt
 from ._search import BAN_SCORE, INFINITE, MATE_SCORE, MAX_DEPTH, WIN_SCORE, Searcher
 from ._wire import mate_in
 from .board import Board
@@ -273,13 +273,18 @@ class _HelperGroup:
         self.threads: List[threading.Thread] = []
 
     def start(self) -> None:
+        """Starts the helpers.  Call finish() after, whatever happens (also
+        when this is interrupted part way: it stops the ones started)."""
         self.main.smp_start()
-        for k, h in enumerate(self.searchers):
-            ahead = 1 + k % 2
-            t = threading.Thread(target=h.run_helper, args=(ahead, self.max_depth),
-                                 daemon=True, name=f"cxiangqi-helper-{k + 1}")
-            t.start()
-            self.threads.append(t)
+        # (a KeyboardInterrupt inside Thread.start could leave a thread
+        # running that finish() does not know of: Ctrl-C waits to the end)
+        with _interrupt.deferred():
+            for k, h in enumerate(self.searchers):
+                ahead = 1 + k % 2
+                t = threading.Thread(target=h.run_helper, args=(ahead, self.max_depth),
+                                     daemon=True, name=f"cxiangqi-helper-{k + 1}")
+                t.start()
+                self.threads.append(t)
 
     def main_starts(self, depth: int) -> None:
         """The main thread begins iteration `depth`."""
@@ -622,17 +627,21 @@ class Engine:
         if n_root == 0:
             return [self._no_move()]
         multipv = min(multipv, n_root)
-        helpers = self._start_helpers(board, banned, max_depth, start + hard if hard else 0.0) \
+        helpers = self._helper_group(board, banned, max_depth, start + hard if hard else 0.0) \
             if multipv == 1 and n_root > 1 else None
         try:
+            # (started inside the try: a KeyboardInterrupt between the start
+            # and the try would have left the helpers searching for good)
+            if helpers is not None:
+                helpers.start()
             return self._deepen(board, max_depth, soft, multipv, banned, on_info, start, helpers)
         finally:
             if helpers is not None:
                 helpers.finish()
 
-    def _start_helpers(self, board: Board, banned: List[int], max_depth: int,
-                       deadline: float) -> Optional["_HelperGroup"]:
-        """Starts the Lazy SMP helper threads on the position (see
+    def _helper_group(self, board: Board, banned: List[int], max_depth: int,
+                      deadline: float) -> Optional["_HelperGroup"]:
+        """The Lazy SMP helpers set up on the position, not yet started (see
         _HelperGroup); None when there are none."""
         if not self._helpers:
             return None
@@ -641,9 +650,7 @@ class Engine:
             h.generation = self._searcher.generation
             h.set_limits(0, deadline)
             h.setup(board._core, banned)
-        group = _HelperGroup(self._searcher, self._helpers, max_depth)
-        group.start()
-        return group
+        return _HelperGroup(self._searcher, self._helpers, max_depth)
 
     def _nodes(self) -> int:
         """Nodes searched so far by all threads."""

@@ -1,0 +1,161 @@
+"""Ctrl-C (SIGINT) stops the compiled core's long work when it runs in the
+main thread: a search, perft, perft_divide, a gomoku search.  Before, the C
+code ran on without the GIL and Python's handler waited for it (a perft(9)
+for hours, an iteration of a deep search for many seconds).
+
+Each case runs in a child Python that says "ready", starts work that would
+take hours, gets a SIGINT, and must finish by itself: the time-outs here
+only catch a child that never stops, nothing is asserted on a time."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process")
+
+PRELUDE = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)   # (a shell may ignore it)
+from cxiangqi import Board
+from cxiangqi.engine import Engine, Limit
+"""
+
+
+def run_child(body: str, wait_for: str = "ready") -> str:
+    proc = subprocess.Popen([sys.executable, "-c", PRELUDE + textwrap.dedent(body)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.strip() == wait_for, (line, proc.stderr.read())
+        # in the C work by now, or about to be: a SIGINT before it starts
+        # is Python's as always (the child prints "ready" inside its try),
+        # and the answer is the same
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError("the child did not stop on SIGINT") from None
+    assert proc.returncode == 0, err
+    return line + out
+
+
+def test_perft_stops_with_keyboard_interrupt():
+    out = run_child("""
+        try:
+            print("ready", flush=True)
+            Board().perft(9)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        print(Board().perft(3))          # the board and perft are fine after
+    """)
+    assert out.split()[1:] == ["interrupted", "79666"]
+
+
+def test_perft_divide_stops_with_keyboard_interrupt():
+    out = run_child("""
+        try:
+            print("ready", flush=True)
+            Board()._core.perft_divide(9)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+    """)
+    assert out.split()[1:] == ["interrupted"]
+
+
+def test_search_stops_with_keyboard_interrupt_and_the_engine_searches_again():
+    out = run_child("""
+        engine = Engine(hash_mb=16)
+        board = Board()
+        try:
+            print("ready", flush=True)
+            engine.search(board, Limit(depth=90))
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        result = engine.search(board, Limit(depth=4))
+        print(result.depth, board.is_legal(result.move))
+    """)
+    assert out.split()[1:] == ["interrupted", "4", "True"]
+
+
+def test_search_with_helper_threads_stops_too():
+    out = run_child("""
+        engine = Engine(hash_mb=16, threads=2)
+        try:
+            print("ready", flush=True)
+            engine.search(Board(), Limit(depth=90))
+        except KeyboardInterrupt:
+            print("interrupted")
+        import threading
+        print(sum(t.name.startswith("cxiangqi-helper") for t in threading.enumerate()))
+    """)
+    assert out.split()[1:] == ["interrupted", "0"]
+
+
+def test_only_the_default_handler_in_the_main_thread_is_taken_over():
+    # a program's own SIGINT handler, or an ignored SIGINT, stays the
+    # program's: the C work is not stopped for it (its handler runs after)
+    import threading
+
+    from cxiangqi import _interrupt
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        assert _interrupt.catchable()
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append(_interrupt.catchable()))
+        worker.start()
+        worker.join()
+        assert seen == [False]
+        signal.signal(signal.SIGINT, lambda signum, frame: None)
+        assert not _interrupt.catchable()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        assert not _interrupt.catchable()
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_gomoku_search_stops_with_keyboard_interrupt():
+    out = run_child("""
+        from cxiangqi import gomoku
+        level = gomoku.Level("deep", depth=60, width=225, root_width=225, time=0, nodes=0,
+                             vcf=0, leaf_vcf=0, vcf_nodes=0, leaf_vcf_nodes=0,
+                             randomness=0, tt_bits=16)
+        board = gomoku.Board()
+        board.push((7, 7))
+        try:
+            print("ready", flush=True)
+            gomoku.analyse(board, level)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+    """)
+    assert out.split()[1:] == ["interrupted"]
+
+
+def test_deferred_holds_a_sigint_to_the_end_of_the_block():
+    from cxiangqi import _interrupt
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        steps = []
+        with pytest.raises(KeyboardInterrupt):
+            with _interrupt.deferred():
+                signal.raise_signal(signal.SIGINT)
+                steps.append("after the signal")       # not cut off here
+        assert steps == ["after the signal"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with _interrupt.deferred():                    # no signal: nothing raised
+            steps.append("quiet")
+        assert steps[-1] == "quiet"
+    finally:
+        signal.signal(signal.SIGINT, old)
