@@ -416,10 +416,10 @@ cdef class Position:
         cdef bint caught = sigint_catch(&stop, _interrupt.catchable())
         with nogil:
             n = perft(&self.pos, depth, &stop)
-        if CX_DEBUG:
-            _debug_check(&self.pos)
         if caught and cx_sigint_release():
             _interrupt.deliver()
+        if CX_DEBUG:
+            _debug_check(&self.pos)
         return n
 
     def perft_divide(self, int depth):

@@ -16,33 +16,45 @@ cdef extern from *:
     """
     #include <signal.h>
     #include <string.h>
-    static int *volatile cx_sigint_target = NULL;
+    static int *cx_sigint_target = NULL;  /* atomic: the flag to set, NULL when none */
     static volatile sig_atomic_t cx_sigint_seen = 0;
+    static int cx_sigint_running = 0;     /* handlers inside their body (any thread) */
     static struct sigaction cx_sigint_saved;
     static inline void cx_sigint_handler(int sig) {
-        int *p = cx_sigint_target;
+        int *p;
         (void) sig;
+        __atomic_add_fetch(&cx_sigint_running, 1, __ATOMIC_SEQ_CST);
+        p = __atomic_load_n(&cx_sigint_target, __ATOMIC_SEQ_CST);
         cx_sigint_seen = 1;
         if (p != NULL) __atomic_store_n(p, 1, __ATOMIC_SEQ_CST);
+        __atomic_sub_fetch(&cx_sigint_running, 1, __ATOMIC_SEQ_CST);
     }
-    /* 1 if the handler is in place (then call cx_sigint_release), 0 if not */
+    /* 1 if the handler is in place (then call cx_sigint_release), 0 if not:
+       also when this module already catches (work started from a Python
+       signal handler inside other work: the outer catch covers it, and
+       saving our own handler as "Python's" would lose Python's for good) */
     static inline int cx_sigint_catch(int *stop) {
         struct sigaction sa;
+        if (__atomic_load_n(&cx_sigint_target, __ATOMIC_SEQ_CST) != NULL) return 0;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = cx_sigint_handler;
+        sa.sa_flags = SA_ONSTACK;             /* as CPython installs its own */
         sigemptyset(&sa.sa_mask);
         cx_sigint_seen = 0;
-        cx_sigint_target = stop;
+        __atomic_store_n(&cx_sigint_target, stop, __ATOMIC_SEQ_CST);
         if (sigaction(SIGINT, &sa, &cx_sigint_saved) != 0) {
-            cx_sigint_target = NULL;
+            __atomic_store_n(&cx_sigint_target, NULL, __ATOMIC_SEQ_CST);
             return 0;
         }
         return 1;
     }
-    /* puts the saved handler back; 1 if a SIGINT came meanwhile */
+    /* puts the saved handler back; 1 if a SIGINT came meanwhile.  Waits for
+       a handler still running on another thread, so that none writes to the
+       stop flag (perhaps a freed one) after this returns. */
     static inline int cx_sigint_release(void) {
         sigaction(SIGINT, &cx_sigint_saved, NULL);
-        cx_sigint_target = NULL;
+        __atomic_store_n(&cx_sigint_target, NULL, __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&cx_sigint_running, __ATOMIC_SEQ_CST) != 0) { }
         return cx_sigint_seen != 0;
     }
     /* for work that polls its flag: 1 once the flag is set */

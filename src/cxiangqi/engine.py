@@ -291,12 +291,14 @@ class _HelperGroup:
         self.main.smp_iteration(depth)
 
     def finish(self) -> None:
-        """Stops the helpers and waits for them."""
-        self.main.smp_finish()
-        for h in self.searchers:
-            h.stop()
-        for t in self.threads:
-            t.join()
+        """Stops the helpers and waits for them (a Ctrl-C meanwhile waits
+        too: cut short, it could leave a helper searching)."""
+        with _interrupt.deferred():
+            self.main.smp_finish()
+            for h in self.searchers:
+                h.stop()
+            for t in self.threads:
+                t.join()
 
 
 class Engine:
