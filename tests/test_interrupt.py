@@ -10,7 +10,6 @@ the work is one C call, the child also says which function raised the
 KeyboardInterrupt: "deliver" proves the C work caught it."""
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -18,8 +17,6 @@ import textwrap
 import time
 
 import pytest
-
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process")
 
 PRELUDE = """
 import signal, sys, traceback

@@ -11,7 +11,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
 from cxiangqi._types cimport *
-from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
+from cxiangqi._sigint cimport sigint_catch, cx_sigint_release, cx_sigint_stopped
 from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
 from cxiangqi._position cimport (Position as CPosition, Undo, make_move, key_after,
                                  unmake_move, pos_clear, pos_compute_key,
@@ -440,7 +440,7 @@ cdef class Position:
                     make_move(&self.pos, mvs[i], &u)
                     c = perft(&self.pos, depth - 1, &stop)
                     unmake_move(&self.pos, &u)
-                if stop:
+                if cx_sigint_stopped(&stop):
                     break
                 counts.append(c)
         finally:

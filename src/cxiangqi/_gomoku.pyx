@@ -875,37 +875,37 @@ cdef class Position:
         s.vcf_nodes = vcf_nodes
         s.leaf_vcf_nodes = leaf_vcf_nodes
         s.exact_root = exact_root
-        cdef double t0
-        # in the main thread, Ctrl-C stops the search (see _sigint.pxd)
+        cdef double t0 = 0.0
         cdef bint caught = False
+        cdef dict out
         try:
+            # in the main thread, Ctrl-C stops the search (see _sigint.pxd)
             caught = sigint_catch(&s.stop, _interrupt.catchable())
-        except BaseException:
+            with nogil:
+                t0 = now()
+                s.deadline = t0 + time_limit if time_limit > 0 else 0.0
+                think(s)
+            if caught:
+                caught = False
+                if cx_sigint_release():
+                    _interrupt.deliver()
+            out = {
+                "move": self._pt(s.best_sq),
+                "score": s.best_vl,
+                "depth": s.depth_done,
+                "nodes": s.nodes,
+                "reason": ["none", "win", "block", "four", "vcf", "only", "search",
+                           "center"][s.reason],
+                "time": now() - t0,
+            }
+            if exact_root:
+                out["root"] = [(self._pt(s.root_sq[i]), s.root_vl[i]) for i in range(s.n_root)]
+            return out
+        finally:
+            if caught:
+                cx_sigint_release()
             free(s.tt)
             free(s)
-            raise
-        with nogil:
-            t0 = now()
-            s.deadline = t0 + time_limit if time_limit > 0 else 0.0
-            think(s)
-        if caught and cx_sigint_release():
-            free(s.tt)
-            free(s)
-            _interrupt.deliver()
-        cdef dict out = {
-            "move": self._pt(s.best_sq),
-            "score": s.best_vl,
-            "depth": s.depth_done,
-            "nodes": s.nodes,
-            "reason": ["none", "win", "block", "four", "vcf", "only", "search",
-                       "center"][s.reason],
-            "time": now() - t0,
-        }
-        if exact_root:
-            out["root"] = [(self._pt(s.root_sq[i]), s.root_vl[i]) for i in range(s.n_root)]
-        free(s.tt)
-        free(s)
-        return out
 
 
 MIN_BOARD_SIZE = MIN_SIZE

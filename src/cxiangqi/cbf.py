@@ -150,10 +150,9 @@ def read_game(source: Union[bytes, str, "os.PathLike[str]", Any], *,
                            f"(expected 'x1y1-x2y2')")
         x1, y1, x2, y2 = (int(d) for d in m.groups())
         move = Move((9 - y1) * 9 + x1, (9 - y2) * 9 + x2) if (x1, y1) != (x2, y2) else None
-        refused = None
-        if move is not None and board.is_legal(move):
-            refused = board.counter_limit(move)     # a FEN with a counter at its limit
-        if move is None or not board.is_legal(move) or refused:
+        legal = move is not None and board.is_legal(move)
+        refused = board.counter_limit(move) if legal else None  # a FEN's counter at its limit
+        if not legal or refused:
             side = "Red" if board.turn == RED else "Black"
             shown = move.iccs() if move else value.strip()
             game.errors.append(CbfError(

@@ -281,8 +281,9 @@ def _add(game: Game, node: GameNode, board: Board, squares: Tuple[int, int], bra
     move = None
     if 0 <= src < 90 and 0 <= dst < 90 and src != dst:
         move = MOVES[src * 90 + dst]     # the shared Move objects: none made per move
-    refused = board.counter_limit(move) if move is not None and board.is_legal(move) else None
-    if move is None or not board.is_legal(move) or refused:
+    legal = move is not None and board.is_legal(move)
+    refused = board.counter_limit(move) if legal else None     # a FEN's counter at its limit
+    if not legal or refused:
         shown = move.iccs() if move else "?"
         side = "Red" if board.turn == RED else "Black"
         game.errors.append(DhtmlXQError(
