@@ -5,7 +5,10 @@
 # material (SEE, tested lazily when picked) by most valuable victim, least
 # valuable attacker; the two killers and the counter-move; the other quiet
 # moves by history (butterfly + continuation history of the last two moves);
-# last the losing captures.
+# last the losing captures.  When the search would prune every quiet move
+# that does not check (late-move or futility pruning), it sets skip_quiets
+# and the picker passes over the quiet moves that cannot check, without
+# scoring or sorting them (Stockfish's skipQuiets; the same nodes).
 #
 # A move's "key" for the continuation tables is kind * 90 + target (Python
 # square), kind = side * 7 + piece type of the moving piece.
@@ -14,7 +17,8 @@ from cxiangqi._types cimport *
 from cxiangqi._tables cimport KIND, PTYPE, SQ_TO_SQ90
 from cxiangqi._see cimport SEE_VALUE, see_ge
 from cxiangqi._position cimport Position
-from cxiangqi._movegen cimport gen_moves, is_pseudo_legal, GEN_CAPTURES, GEN_QUIETS
+from cxiangqi._movegen cimport (gen_moves, is_pseudo_legal, may_give_check, GEN_CAPTURES,
+                                GEN_QUIETS)
 
 cdef enum:
     N_KEYS = 14 * 90
@@ -145,6 +149,7 @@ ctypedef struct MovePicker:
     int n_bad
     int i_bad
     int score               # the ordering score of the move last returned
+    bint skip_quiets        # set by the search: only quiet moves that may check
 
 
 cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int killer2,
@@ -160,6 +165,17 @@ cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int kille
     mp.i = 0
     mp.n_bad = 0
     mp.i_bad = 0
+    mp.skip_quiets = False
+
+
+# Keeps, in order, the moves of mvs[0..n) that may give check; returns their count.
+cdef inline int keep_checking(const Position *pos, int *mvs, int n) noexcept nogil:
+    cdef int i, m = 0
+    for i in range(n):
+        if may_give_check(pos, mvs[i]):
+            mvs[m] = mvs[i]
+            m += 1
+    return m
 
 
 cdef inline bint is_special(const MovePicker *mp, int mv) noexcept nogil:
@@ -208,6 +224,8 @@ cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h)
             mp.stage = STAGE_QUIETS_INIT
         elif mp.stage == STAGE_QUIETS_INIT:
             mp.n = gen_moves(pos, mp.mvs, GEN_QUIETS)
+            if mp.skip_quiets:
+                mp.n = keep_checking(pos, mp.mvs, mp.n)
             for k in range(mp.n):
                 mp.scores[k] = quiet_score(h, pos.board, pos.side, mp.mvs[k], mp.k1, mp.k2)
             sort_rest(mp.mvs, mp.scores, mp.n, 0)
@@ -217,7 +235,8 @@ cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h)
             while mp.i < mp.n:
                 mv = mp.mvs[mp.i]
                 mp.i += 1
-                if mv == mp.hash_mv or is_special(mp, mv):
+                if mv == mp.hash_mv or is_special(mp, mv) \
+                        or (mp.skip_quiets and not may_give_check(pos, mv)):
                     continue
                 mp.score = mp.scores[mp.i - 1]
                 return mv

@@ -18,7 +18,8 @@
 #   6. razoring, reverse futility pruning, null move (not in check, not PV)
 #   7. internal iterative reduction (no hash move)
 #   8. the moves, best first (_order): late-move pruning, futility pruning
-#      and SEE pruning of losing captures near the horizon (of quiet moves
+#      (once they would prune every quiet move left, the picker skips those
+#      that cannot check, unscored) and SEE pruning of losing captures near the horizon (of quiet moves
 #      too with see_quiet, off by default), singular extension of the hash move,
 #      late-move reductions from a depth x move-number table adjusted by
 #      history, principal-variation re-searches
@@ -475,6 +476,18 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     guard_init(pos, &g, checked)
     picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
     while True:
+        # once 8a below would prune every quiet move that does not check (it
+        # stays so: legal, alpha and best only grow), the picker skips them
+        # unscored and unsorted; the nodes searched are the same
+        if not mp.skip_quiets and best > -WIN and not checked:
+            lmr_depth = depth - 1 - (st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
+                                     if prm[P_LMR] else 0)
+            if lmr_depth < 0:
+                lmr_depth = 0
+            if (prm[P_LMP] and not pv_node and legal >= lmp_limit) or (
+                    prm[P_FUTILITY] > 0 and lmr_depth <= 6
+                    and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha):
+                mp.skip_quiets = True
         mv = next_move(&mp, pos, &st.hist)
         if mv == 0:
             break
