@@ -185,3 +185,13 @@ def test_deferred_holds_a_sigint_to_the_end_of_the_block():
         assert steps[-1] == "quiet"
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def test_engine_bench_stops_on_ctrl_c_with_status_130():
+    out = run_child("""
+        from cxiangqi.protocol import main
+        print("ready", flush=True)
+        code = main(["bench", "30"])
+        print("status", code)
+    """)
+    assert out.split()[1:] == ["status", "130"]

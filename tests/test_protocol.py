@@ -588,3 +588,48 @@ def test_end_of_input_ends_the_process(engine):
 def test_end_of_input_before_anything(engine):
     engine.proc.stdin.close()
     assert engine.proc.wait(timeout=5) == 0
+
+
+# --- cxiangqi-engine bench: the output engine testers parse -------------------
+
+def test_engine_bench_prints_each_position_and_the_signature(capsys):
+    from cxiangqi.engine import BENCH_FENS, bench
+    from cxiangqi.protocol import main
+
+    assert main(["bench", "5", "--hash", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    per_position = [line for line in lines if line.startswith("Position: ")]
+    assert len(per_position) == len(BENCH_FENS)
+    for i, (line, fen) in enumerate(zip(per_position, BENCH_FENS), 1):
+        assert line.startswith(f"Position: {i}/{len(BENCH_FENS)} {fen}: ")
+    counts = [int(line.rsplit(": ", 1)[1].split()[0]) for line in per_position]
+    total = int(next(line for line in lines if line.startswith("Nodes searched")).split(":")[1])
+    assert total == sum(counts) == bench(5, hash_mb=4)["nodes"]
+    assert any(line.startswith("Nodes/second    : ") for line in lines)
+    assert any(line.startswith("Total time (ms) : ") for line in lines)
+
+
+def test_engine_bench_default_is_the_search_signature_at_depth_8(capsys):
+    from cxiangqi.engine import bench
+    from cxiangqi.protocol import main
+
+    assert main(["bench"]) == 0
+    out = capsys.readouterr().out
+    assert f"Nodes searched  : {bench(8)['nodes']}\n" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["bench", "0"], "depth must be 1..30, not 0"),
+    (["bench", "31"], "depth must be 1..30, not 31"),
+    (["bench", "deep"], "depth must be an integer, not 'deep'"),
+    (["bench", "--hash", "0"], "hash size (MB) must be 1..4096, not 0"),
+    (["bench", "--hash", "1e9"], "hash size (MB) must be an integer, not '1e9'"),
+    (["bench", "3", "4"], "unrecognized arguments: 4"),
+])
+def test_engine_bench_refuses_bad_arguments(capsys, args, message):
+    from cxiangqi.protocol import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err

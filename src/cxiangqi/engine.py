@@ -788,14 +788,21 @@ BENCH_FENS = [
 ]
 
 
-def bench(depth: int = 8, hash_mb: int = 16) -> Dict[str, float]:
+def bench(depth: int = 8, hash_mb: int = 16,
+          report: Optional[Callable[[int, str, int], None]] = None) -> Dict[str, float]:
     """Searches BENCH_FENS to a fixed depth from a cleared engine; returns
-    {"nodes": total nodes, "seconds": time, "nps": nodes per second}."""
+    {"nodes": total nodes, "seconds": time, "nps": nodes per second}.
+    `report(i, fen, nodes)`, if given, is called after the i-th position
+    (from 1).  The total at depth 8 is the search's signature."""
+    limit = Limit(depth=depth)
     engine = Engine(hash_mb=hash_mb)
     nodes = 0
     start = _time.perf_counter()
-    for fen in BENCH_FENS:
+    for i, fen in enumerate(BENCH_FENS, 1):
         engine.new_game()
-        nodes += engine.search(Board(fen), Limit(depth=depth)).nodes
+        n = engine.search(Board(fen), limit).nodes
+        nodes += n
+        if report is not None:
+            report(i, fen, n)
     seconds = _time.perf_counter() - start
     return {"nodes": nodes, "seconds": seconds, "nps": nodes / seconds if seconds else 0.0}

@@ -60,7 +60,8 @@ from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence,
 from . import _wire
 from .board import Board
 from .book import Book
-from .engine import LEVELS, MAX_THREADS, Engine, Level, SearchInfo, SearchResult, level_named
+from .engine import (BENCH_FENS, LEVELS, MAX_THREADS, Engine, Level, SearchInfo, SearchResult,
+                     bench, level_named)
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_FEN
 from .limit import Limit
@@ -907,14 +908,68 @@ class EngineServer:
         return None
 
 
+MAX_BENCH_DEPTH = 30
+
+
+def _bench_number(text: str, what: str, top: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must be an integer, not {text!r}") from None
+    if not 1 <= value <= top:
+        raise argparse.ArgumentTypeError(f"{what} must be 1..{top}, not {value}")
+    return value
+
+
+def _bench_depth(text: str) -> int:
+    return _bench_number(text, "depth", MAX_BENCH_DEPTH)
+
+
+def _bench_hash(text: str) -> int:
+    return _bench_number(text, "hash size (MB)", MAX_HASH_MB)
+
+
+def _bench(depth: int, hash_mb: int) -> int:
+    """``cxiangqi-engine bench``: the output engine testers parse (the
+    lines of Stockfish's bench)."""
+    def report(i: int, fen: str, nodes: int) -> None:
+        print(f"Position: {i}/{len(BENCH_FENS)} {fen}: {nodes} nodes", flush=True)
+
+    try:
+        result = bench(depth, hash_mb, report)
+    except KeyboardInterrupt:
+        print("bench: interrupted", file=sys.stderr)
+        return 130
+    print("===========================")
+    print(f"Total time (ms) : {round(result['seconds'] * 1000)}")
+    print(f"Nodes searched  : {result['nodes']}")
+    print(f"Nodes/second    : {round(result['nps'])}")
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``cxiangqi-engine``."""
     parser = argparse.ArgumentParser(
         prog="cxiangqi-engine",
         description="cxiangqi's xiangqi engine for GUIs: speaks UCCI or UCI on stdin/stdout, "
-                    "chosen by the first command ('ucci' or 'uci').")
+                    "chosen by the first command ('ucci' or 'uci').  'cxiangqi-engine bench "
+                    "[DEPTH]' prints the search's node count and speed instead.")
     parser.add_argument("--version", action="version", version=engine_name())
-    parser.parse_args(argv)
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="bench")
+    bench_parser = sub.add_parser(
+        "bench", help="search the bench positions to a fixed depth and print the node "
+                      "count (the search's signature) and the speed, then exit",
+        description="Searches the 12 bench positions (cxiangqi.engine.BENCH_FENS) to a fixed "
+                    "depth, one thread, the table cleared before each; prints each position's "
+                    "nodes, then the total ('Nodes searched', the search's signature at depth 8) "
+                    "and the speed.")
+    bench_parser.add_argument("depth", nargs="?", type=_bench_depth, default=8,
+                              help=f"plies (1..{MAX_BENCH_DEPTH}, default 8)")
+    bench_parser.add_argument("--hash", type=_bench_hash, default=16, metavar="MB",
+                              help=f"table size in MB (1..{MAX_HASH_MB}, default 16)")
+    args = parser.parse_args(argv)
+    if args.command == "bench":
+        return _bench(args.depth, args.hash)
     out = _Output(sys.stdout.buffer)
     server = EngineServer(out.line)
     return server.run(sys.stdin.buffer)
