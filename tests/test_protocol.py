@@ -633,3 +633,13 @@ def test_engine_bench_refuses_bad_arguments(capsys, args, message):
         main(args)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_engine_bench_into_a_closed_pipe_exits_without_a_traceback():
+    # 'cxiangqi-engine bench | true': the reader is gone before the first line
+    proc = subprocess.Popen([sys.executable, "-m", "cxiangqi.protocol", "bench", "4"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1
+    assert err == b""

@@ -19,8 +19,9 @@
 #   7. internal iterative reduction (no hash move)
 #   8. the moves, best first (_order): late-move pruning, futility pruning
 #      (once they would prune every quiet move left, the picker skips those
-#      that cannot check, unscored) and SEE pruning of losing captures near the horizon (of quiet moves
-#      too with see_quiet, off by default), singular extension of the hash move,
+#      that cannot check, unscored) and SEE pruning of losing captures near
+#      the horizon (of quiet moves too with see_quiet, off by default),
+#      singular extension of the hash move,
 #      late-move reductions from a depth x move-number table adjusted by
 #      history, principal-variation re-searches
 #   9. history, killer and counter-move updates on a cut-off; mate or

@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 from abc import ABC, abstractmethod
 import dataclasses
+import os
 import random
 import sys
 import threading
@@ -937,13 +938,18 @@ def _bench(depth: int, hash_mb: int) -> int:
 
     try:
         result = bench(depth, hash_mb, report)
+        print("===========================")
+        print(f"Total time (ms) : {round(result['seconds'] * 1000)}")
+        print(f"Nodes searched  : {result['nodes']}")
+        print(f"Nodes/second    : {round(result['nps'])}", flush=True)
     except KeyboardInterrupt:
         print("bench: interrupted", file=sys.stderr)
         return 130
-    print("===========================")
-    print(f"Total time (ms) : {round(result['seconds'] * 1000)}")
-    print(f"Nodes searched  : {result['nodes']}")
-    print(f"Nodes/second    : {round(result['nps'])}")
+    except BrokenPipeError:
+        # the reader went away ('... bench | head'): no traceback, and none
+        # from the interpreter's last flush of stdout either
+        sys.stdout = open(os.devnull, "w")
+        return 1
     return 0
 
 
