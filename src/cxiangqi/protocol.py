@@ -957,11 +957,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``cxiangqi-engine``."""
     parser = argparse.ArgumentParser(
         prog="cxiangqi-engine",
+        usage="%(prog)s [-h] [--version] [bench [DEPTH] [--hash MB]]",
         description="cxiangqi's xiangqi engine for GUIs: speaks UCCI or UCI on stdin/stdout, "
                     "chosen by the first command ('ucci' or 'uci').  'cxiangqi-engine bench "
                     "[DEPTH]' prints the search's node count and speed instead.")
     parser.add_argument("--version", action="version", version=engine_name())
-    sub = parser.add_subparsers(dest="command", title="commands", metavar="bench")
+    sub = parser.add_subparsers(dest="command", metavar="command",
+                                title="commands (without one it speaks UCCI or UCI)")
     bench_parser = sub.add_parser(
         "bench", help="search the bench positions to a fixed depth and print the node "
                       "count (the search's signature) and the speed, then exit",
