@@ -36,6 +36,20 @@ cdef enum:
     PHASE_MAX = 48                  # rook 6, horse 3, cannon 3, both sides
     SCALE_ONE = 16
 
+# Parts of the evaluation that eval_part_costs times (EVAL_PART_NAMES in
+# _eval.pyx, same order): the whole; the timing loop alone (material and
+# placement are kept by make_move: the loop reads them); the piece counts,
+# phase and scale factor; and the four groups of terms, both sides each.
+cdef enum:
+    PART_EVALUATE = 0
+    PART_LOOP
+    PART_COUNTS
+    PART_MOBILITY
+    PART_KING_LINES
+    PART_DEFENCE
+    PART_PAWNS
+    EVAL_PARTS
+
 # Packed weights, indexed by the F_ constants.
 cdef int W[N_FEATURES]
 
@@ -44,3 +58,6 @@ cdef int evaluate(const Position *pos) noexcept nogil
 # The same evaluation, writing the feature counts (Red minus Black), the
 # phase and the scale factor to tr[0..T_SIZE); returns evaluate(pos).
 cdef int eval_trace(const Position *pos, int *tr) noexcept nogil
+# Nanoseconds per position of each part (out[0..EVAL_PARTS)), each timed
+# over reps passes through ps[0..n); all -1 if memory runs out.
+cdef void eval_part_costs(const Position *ps, int n, int reps, double *out) noexcept nogil

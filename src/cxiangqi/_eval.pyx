@@ -17,6 +17,9 @@
 # cannot win (a lone horse or cannon, a lone rook against full defence, a
 # lone pawn against an advisor, nothing that can cross the river).
 
+from libc.stdlib cimport malloc, free
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
 from cxiangqi._types cimport *
 from cxiangqi._tables cimport (SQ90_TO_SQ, PTYPE, KIND, PST, ORTH, HORSE_JUMP, Slide,
                                RANK_SLIDE, FILE_SLIDE)
@@ -48,6 +51,7 @@ FEATURE_BLOCKS = [
     ("attackers", F_ATTACKERS, 4),
     ("tempo", F_TEMPO, 1),
 ]
+EVAL_PART_NAMES = ["evaluate", "loop", "counts", "mobility", "king_lines", "defence", "pawns"]
 N_FEATURE_COUNT = N_FEATURES
 TRACE_SIZE = T_SIZE
 TRACE_PHASE = T_PHASE
@@ -97,19 +101,19 @@ cdef inline void count_pieces(const Position *pos, int side, Counts *c) noexcept
                + (p[SLOT_PAWN + 3] != 0) + (p[SLOT_PAWN + 4] != 0))
 
 
-# Every term but material and placement, for `side` (Score packed, side's
-# own point of view).
-cdef inline int side_terms(const Position *pos, int side, const Counts *own,
-                           const Counts *enemy, int *tr) noexcept nogil:
+# The terms other than material and placement come in four groups, each
+# for `side` (Score packed, side's own point of view); side_terms adds
+# them.  (Separate so that benchmarks/eval_terms.py can time each one.)
+
+# 1. mobility: the empty points on a slider's rank and file up to the first
+# piece each way (line masks: hi - lo - 2 on each line); a horse by its
+# number of free jumps
+cdef inline int mobility_terms(const Position *pos, int side, int *tr) noexcept nogil:
     cdef const u8 *b = pos.board
     cdef int tag = side_tag(side)
-    cdef int opp = opp_tag(side)
     cdef int sign = 1 - 2 * side
     cdef int s = 0
-    cdef int i, k, sq, n, pc
-
-    # 1. mobility: the empty points on a slider's rank and file up to the
-    # first piece each way (line masks: hi - lo - 2 on each line)
+    cdef int i, k, sq, n
     cdef const Slide *e
     cdef int f, r
     cdef int rook_mob = 0, cannon_mob = 0
@@ -141,8 +145,17 @@ cdef inline int side_terms(const Position *pos, int side, const Counts *own,
                     * (((b[sq + HORSE_JUMP[2 * k]] & blocked) == 0)
                        + ((b[sq + HORSE_JUMP[2 * k + 1]] & blocked) == 0))
             add(&s, tr, sign, F_HORSE_MOB + n, 1)
+    return s
 
-    # 2. the enemy's lines onto our king (left, right, down, up)
+
+# 2. the enemy's lines onto our king (left, right, down, up)
+cdef inline int king_line_terms(const Position *pos, int side, int *tr) noexcept nogil:
+    cdef const u8 *b = pos.board
+    cdef int tag = side_tag(side)
+    cdef int opp = opp_tag(side)
+    cdef int sign = 1 - 2 * side
+    cdef int s = 0
+    cdef int k, pc
     cdef int ksq = pos.pieces[tag]
     cdef int firsts[4]
     cdef int seconds[4]
@@ -160,8 +173,16 @@ cdef inline int side_terms(const Position *pos, int side, const Counts *own,
                 add(&s, tr, sign, F_CANNON_SCREEN_FILE if k >= 2 else F_CANNON_SCREEN_RANK, 1)
             elif PTYPE[pc] == ROOK and (b[firsts[k]] & tag):
                 add(&s, tr, sign, F_ROOK_PIN, 1)
+    return s
 
-    # 3. defenders against the attackers left
+
+# 3. defenders against the attackers left
+cdef inline int defence_terms(const Position *pos, int side, const Counts *own,
+                              const Counts *enemy, int *tr) noexcept nogil:
+    cdef int opp = opp_tag(side)
+    cdef int sign = 1 - 2 * side
+    cdef int s = 0
+    cdef int i, sq
     cdef int advisors = own.advisors
     cdef int elephants = own.elephants
     cdef int rooks = enemy.rooks, horses = enemy.horses, cannons = enemy.cannons
@@ -181,9 +202,17 @@ cdef inline int side_terms(const Position *pos, int side, const Counts *own,
         add(&s, tr, sign, F_FULL_DEFENCE, 1)
     if across > 0:
         add(&s, tr, sign, F_ATTACKERS + (across if across < 3 else 3), 1)
+    return s
 
-    # 4. crossed pawns side by side
-    n = 0
+
+# 4. crossed pawns side by side
+cdef inline int pawn_terms(const Position *pos, int side, int *tr) noexcept nogil:
+    cdef const u8 *b = pos.board
+    cdef int tag = side_tag(side)
+    cdef int sign = 1 - 2 * side
+    cdef int s = 0
+    cdef int i, sq, pc
+    cdef int n = 0
     for i in range(SLOT_PAWN, SLOT_END):
         sq = pos.pieces[tag + i]
         if sq != 0 and not own_half(sq, side):
@@ -192,6 +221,12 @@ cdef inline int side_terms(const Position *pos, int side, const Counts *own,
                 n += 1
     add(&s, tr, sign, F_CONNECTED_PAWNS, n)
     return s
+
+
+cdef inline int side_terms(const Position *pos, int side, const Counts *own,
+                           const Counts *enemy, int *tr) noexcept nogil:
+    return (mobility_terms(pos, side, tr) + king_line_terms(pos, side, tr)
+            + defence_terms(pos, side, own, enemy, tr) + pawn_terms(pos, side, tr))
 
 
 # How much of its advantage `strong` can realise, out of SCALE_ONE: material
@@ -249,6 +284,75 @@ cdef inline int eval_impl(const Position *pos, int *tr) noexcept nogil:
 
 cdef int evaluate(const Position *pos) noexcept nogil:
     return eval_impl(pos, NULL)
+
+
+# --- what the evaluation's parts cost (benchmarks/eval_terms.py) ------------------
+
+cdef int _sink = 0      # every result timed goes here, so none is optimised away
+
+cdef enum:
+    EVAL_BLOCK = 64
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef void eval_part_costs(const Position *ps, int n, int reps, double *out) noexcept nogil:
+    global _sink
+    cdef int part, r, i, lo, hi, acc = 0
+    cdef double t
+    cdef Counts *c
+    cdef Counts *counts = <Counts *> malloc(2 * n * sizeof(Counts) + 1)
+    if counts == NULL:
+        for part in range(EVAL_PARTS):
+            out[part] = -1.0
+        return
+    for i in range(n):
+        count_pieces(&ps[i], RED, &counts[2 * i])
+        count_pieces(&ps[i], BLACK, &counts[2 * i + 1])
+    for part in range(EVAL_PARTS):
+        t = _now()
+        # blocks of EVAL_BLOCK positions, each block `reps` times: the
+        # positions stay in the cache as the search's do, and vary enough
+        # that the branches are not learnt by heart
+        lo = 0
+        while lo < n:
+            hi = lo + EVAL_BLOCK if lo + EVAL_BLOCK < n else n
+            for r in range(reps):
+                # one loop per part: no test of `part` inside the timed loop
+                if part == PART_EVALUATE:
+                    for i in range(lo, hi):
+                        acc += evaluate(&ps[i])
+                elif part == PART_LOOP:
+                    for i in range(lo, hi):
+                        acc += ps[i].vl[RED] - ps[i].vl[BLACK]
+                elif part == PART_COUNTS:
+                    for i in range(lo, hi):
+                        c = &counts[2 * i]
+                        count_pieces(&ps[i], RED, &c[0])
+                        count_pieces(&ps[i], BLACK, &c[1])
+                        acc += phase_of(&c[0], &c[1]) + scale_factor(&c[0], &c[1])
+                elif part == PART_MOBILITY:
+                    for i in range(lo, hi):
+                        acc += mobility_terms(&ps[i], RED, NULL) - mobility_terms(&ps[i], BLACK, NULL)
+                elif part == PART_KING_LINES:
+                    for i in range(lo, hi):
+                        acc += king_line_terms(&ps[i], RED, NULL) - king_line_terms(&ps[i], BLACK, NULL)
+                elif part == PART_DEFENCE:
+                    for i in range(lo, hi):
+                        c = &counts[2 * i]
+                        acc += defence_terms(&ps[i], RED, &c[0], &c[1], NULL) \
+                            - defence_terms(&ps[i], BLACK, &c[1], &c[0], NULL)
+                else:
+                    for i in range(lo, hi):
+                        acc += pawn_terms(&ps[i], RED, NULL) - pawn_terms(&ps[i], BLACK, NULL)
+                _sink += acc
+            lo = hi
+        out[part] = (_now() - t) * 1e9 / (<double> reps * n) if n > 0 and reps > 0 else 0.0
+    free(counts)
 
 
 cdef int eval_trace(const Position *pos, int *tr) noexcept nogil:

@@ -28,7 +28,7 @@
 #      stalemate (both lose) when no move is legal; the table store
 
 from libc.math cimport log
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -46,7 +46,9 @@ from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal,
                                 guard_init, guard_needs_test, may_give_check)
 from cxiangqi._core cimport Position as PyPosition
 from cxiangqi._rules cimport count_repetitions, perpetual_mask, chase_mask
-from cxiangqi._eval cimport evaluate, eval_trace, T_SIZE
+from cxiangqi._eval cimport (evaluate, eval_trace, T_SIZE, EVAL_PARTS,
+                             eval_part_costs as c_eval_part_costs)
+from cxiangqi import _eval
 from cxiangqi._see cimport see_ge, SEE_VALUE
 from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch, TT_UPPER,
                            TT_LOWER, TT_EXACT, TT_GENERATIONS)
@@ -1025,6 +1027,39 @@ def eval_features(PyPosition position not None):
     cdef int score = eval_trace(&position.pos, tr)
     cdef int n = T_SIZE - 2
     return score, [tr[k] for k in range(n)], tr[n], tr[n + 1]
+
+
+def eval_part_costs(positions, int reps):
+    """Nanoseconds per position of the evaluation and of each of its parts
+    (_eval.EVAL_PART_NAMES: the whole, the bare timing loop, the piece
+    counts with phase and scale factor, then mobility, the king's lines,
+    defence and pawns, both sides each), each timed over `reps` passes
+    through `positions` (_core.Position objects, copied first): a
+    measurement for benchmarks/eval_terms.py, not a search feature."""
+    cdef list ps = list(positions)
+    cdef Py_ssize_t n = len(ps)
+    if n == 0 or n > 1_000_000:
+        raise ValueError(f"need 1..1000000 positions, got {n}")
+    if not 1 <= reps <= 1_000_000:
+        raise ValueError(f"reps must be 1..1000000, got {reps}")
+    for p in ps:
+        if not isinstance(p, PyPosition):
+            raise TypeError(f"expected cxiangqi._core.Position objects, got {type(p).__name__}")
+    cdef Position *cps = <Position *> malloc(n * sizeof(Position))
+    if cps == NULL:
+        raise MemoryError("no memory for the positions")
+    cdef double out[EVAL_PARTS]
+    cdef int i
+    try:
+        for i in range(n):
+            cps[i] = (<PyPosition> ps[i]).pos
+        with nogil:
+            c_eval_part_costs(cps, <int> n, reps, out)
+    finally:
+        free(cps)
+    if out[0] < 0:
+        raise MemoryError("no memory for the piece counts")
+    return {name: out[i] for i, name in enumerate(_eval.EVAL_PART_NAMES)}
 
 
 MATE_SCORE = MATE
