@@ -26,8 +26,8 @@ them for each part of cxiangqi's evaluation (src/cxiangqi/_eval.pyx):
 Every part but `evaluate` is timed for both sides.  The positions are
 taken 64 at a time, each block --reps times, so that they stay in the cache
 as a search's positions do (one pass over all 4,031 would time the memory:
-evaluate then takes 2.5 times as long) while varying enough that the branch
-predictor does not learn them.  Then `bench(--depth)` gives the time of a
+evaluate then takes 2.5 times as long), and the branches see 64 positions
+in turn rather than one (a predictor may still learn part of the cycle).  Then `bench(--depth)` gives the time of a
 search node for scale (the evaluation runs at about 7 of 10 nodes: 392 K
 calls in the 553 K nodes of bench(10), callgrind, December 2026).
 
@@ -52,6 +52,7 @@ from cxiangqi._search import eval_part_costs
 from cxiangqi.engine import BENCH_FENS, bench
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+MAX_POSITIONS = 1_000_000
 
 
 def default_positions_file() -> Path:
@@ -73,6 +74,10 @@ def load_fens(path: Path) -> List[str]:
                 fen = json.loads(line)["fen"]
             except (ValueError, KeyError, TypeError) as e:
                 raise SystemExit(f"{path}:{number}: not a JSON object with a \"fen\": {e}")
+            if not isinstance(fen, str):
+                raise SystemExit(f"{path}:{number}: not a JSON object with a \"fen\" string")
+            if len(fens) == MAX_POSITIONS:
+                raise SystemExit(f"{path}: more than {MAX_POSITIONS} positions")
             try:
                 Board(fen)
             except (ValueError, TypeError) as e:
@@ -101,7 +106,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=Path, default=None,
                         help="JSON lines with a \"fen\" each (default: ../shared/data/positions.jsonl)")
-    parser.add_argument("--reps", type=int, default=200, help="passes over the positions per part")
+    parser.add_argument("--reps", type=int, default=200,
+                        help="passes over each block of positions, per part (default 200)")
     parser.add_argument("--depth", type=int, default=12, help="bench depth for a node's time")
     args = parser.parse_args(argv)
     if not 1 <= args.reps <= 1_000_000:
@@ -114,6 +120,9 @@ def main(argv=None) -> int:
         fens = list(BENCH_FENS)
     else:
         fens = load_fens(path)
+    if len(fens) * args.reps > 100_000_000:
+        parser.error(f"{len(fens)} positions x --reps {args.reps} is over 100,000,000 "
+                     f"evaluations a part")
     costs = measure(fens, args.reps)
     b = bench(args.depth)
     print(f"{len(fens)} positions, {args.reps} passes")

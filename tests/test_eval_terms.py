@@ -4,6 +4,7 @@ times themselves are measurements, reported by the script, not tested)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -28,14 +29,17 @@ def test_part_costs_name_every_part_and_leave_the_positions_alone():
 
 @pytest.mark.parametrize("positions, reps, error, message", [
     ([], 1, ValueError, "need 1..1000000 positions, got 0"),
-    (None, 0, ValueError, "reps must be 1..1000000, got 0"),
-    (None, 10**6 + 1, ValueError, "reps must be 1..1000000"),
+    (None, 0, ValueError, "reps must be an integer 1..1000000, got 0"),
+    (None, 10**6 + 1, ValueError, "reps must be an integer 1..1000000"),
+    (None, 2**40, ValueError, "reps must be an integer 1..1000000"),
+    (None, 2.5, ValueError, "reps must be an integer 1..1000000, got 2.5"),
+    ([Board()._core] * 1000, 10**6, ValueError, "positions x reps must be at most 100000000"),
     (["not a position"], 1, TypeError, "expected cxiangqi._core.Position objects, got str"),
 ])
 def test_part_costs_refuse_bad_arguments(positions, reps, error, message):
     if positions is None:
         positions = [Board()._core]
-    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(error, match=re.escape(message)):
         eval_part_costs(positions, reps)
 
 
@@ -53,6 +57,7 @@ def test_the_script_prints_a_line_per_part(tmp_path, capsys):
     ("{\"fen\": 1\n", "p.jsonl:1: not a JSON object with a \"fen\""),
     ("[1, 2]\n", "p.jsonl:1: not a JSON object with a \"fen\""),
     ("\n\n", "p.jsonl: no positions"),
+    ("{\"fen\": null}\n", "p.jsonl:1: not a JSON object with a \"fen\" string"),
 ])
 def test_the_script_says_what_is_wrong_with_a_positions_file(tmp_path, text, message):
     path = tmp_path / "p.jsonl"

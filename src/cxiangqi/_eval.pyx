@@ -288,7 +288,7 @@ cdef int evaluate(const Position *pos) noexcept nogil:
 
 # --- what the evaluation's parts cost (benchmarks/eval_terms.py) ------------------
 
-cdef int _sink = 0      # every result timed goes here, so none is optimised away
+cdef unsigned _sink = 0     # every result timed goes here, so none is optimised away
 
 cdef enum:
     EVAL_BLOCK = 64
@@ -302,10 +302,11 @@ cdef inline double _now() noexcept nogil:
 
 cdef void eval_part_costs(const Position *ps, int n, int reps, double *out) noexcept nogil:
     global _sink
-    cdef int part, r, i, lo, hi, acc = 0
+    cdef int part, r, i, lo, hi
+    cdef unsigned acc = 0       # (unsigned: wraps, where an int would overflow)
     cdef double t
     cdef Counts *c
-    cdef Counts *counts = <Counts *> malloc(2 * n * sizeof(Counts) + 1)
+    cdef Counts *counts = <Counts *> malloc(2 * <size_t> n * sizeof(Counts) + 1)
     if counts == NULL:
         for part in range(EVAL_PARTS):
             out[part] = -1.0
@@ -316,8 +317,8 @@ cdef void eval_part_costs(const Position *ps, int n, int reps, double *out) noex
     for part in range(EVAL_PARTS):
         t = _now()
         # blocks of EVAL_BLOCK positions, each block `reps` times: the
-        # positions stay in the cache as the search's do, and vary enough
-        # that the branches are not learnt by heart
+        # positions stay in the cache as the search's do, and the branches
+        # see 64 positions in turn, not one
         lo = 0
         while lo < n:
             hi = lo + EVAL_BLOCK if lo + EVAL_BLOCK < n else n

@@ -1029,7 +1029,7 @@ def eval_features(PyPosition position not None):
     return score, [tr[k] for k in range(n)], tr[n], tr[n + 1]
 
 
-def eval_part_costs(positions, int reps):
+def eval_part_costs(positions, reps):
     """Nanoseconds per position of the evaluation and of each of its parts
     (_eval.EVAL_PART_NAMES: the whole, the bare timing loop, the piece
     counts with phase and scale factor, then mobility, the king's lines,
@@ -1040,8 +1040,11 @@ def eval_part_costs(positions, int reps):
     cdef Py_ssize_t n = len(ps)
     if n == 0 or n > 1_000_000:
         raise ValueError(f"need 1..1000000 positions, got {n}")
-    if not 1 <= reps <= 1_000_000:
-        raise ValueError(f"reps must be 1..1000000, got {reps}")
+    if not isinstance(reps, int) or isinstance(reps, bool) or not 1 <= reps <= 1_000_000:
+        raise ValueError(f"reps must be an integer 1..1000000, got {reps!r}")
+    if n * reps > 100_000_000:
+        raise ValueError(f"positions x reps must be at most 100000000 (a minute of work), "
+                         f"got {n} x {reps}")
     for p in ps:
         if not isinstance(p, PyPosition):
             raise TypeError(f"expected cxiangqi._core.Position objects, got {type(p).__name__}")
@@ -1050,11 +1053,12 @@ def eval_part_costs(positions, int reps):
         raise MemoryError("no memory for the positions")
     cdef double out[EVAL_PARTS]
     cdef int i
+    cdef int c_reps = reps
     try:
         for i in range(n):
             cps[i] = (<PyPosition> ps[i]).pos
         with nogil:
-            c_eval_part_costs(cps, <int> n, reps, out)
+            c_eval_part_costs(cps, <int> n, c_reps, out)
     finally:
         free(cps)
     if out[0] < 0:

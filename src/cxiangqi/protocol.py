@@ -931,8 +931,9 @@ def _bench_hash(text: str) -> int:
 
 
 def _bench(depth: int, hash_mb: int) -> int:
-    """``cxiangqi-engine bench``: the output engine testers parse (the
-    lines of Stockfish's bench)."""
+    """``cxiangqi-engine bench``: a line per position, then the summary
+    lines of Stockfish's bench ("Nodes searched", "Nodes/second"), which
+    engine testers parse."""
     def report(i: int, fen: str, nodes: int) -> None:
         print(f"Position: {i}/{len(BENCH_FENS)} {fen}: {nodes} nodes", flush=True)
 
@@ -947,8 +948,11 @@ def _bench(depth: int, hash_mb: int) -> int:
         return 130
     except BrokenPipeError:
         # the reader went away ('... bench | head'): no traceback, and none
-        # from the interpreter's last flush of stdout either
-        sys.stdout = open(os.devnull, "w")
+        # from the interpreter's last flush of stdout either (the recipe of
+        # Python's signal module documentation)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
         return 1
     return 0
 
@@ -965,13 +969,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = parser.add_subparsers(dest="command", metavar="command",
                                 title="commands (without one it speaks UCCI or UCI)")
     bench_parser = sub.add_parser(
-        "bench", help="search the bench positions to a fixed depth and print the node "
+        "bench", prog="cxiangqi-engine bench", help="search the bench positions to a fixed depth and print the node "
                       "count (the search's signature) and the speed, then exit",
         description="Searches the 12 bench positions (cxiangqi.engine.BENCH_FENS) to a fixed "
                     "depth, one thread, the table cleared before each; prints each position's "
                     "nodes, then the total ('Nodes searched', the search's signature at depth 8) "
                     "and the speed.")
-    bench_parser.add_argument("depth", nargs="?", type=_bench_depth, default=8,
+    bench_parser.add_argument("depth", nargs="?", type=_bench_depth, default=8, metavar="DEPTH",
                               help=f"plies (1..{MAX_BENCH_DEPTH}, default 8)")
     bench_parser.add_argument("--hash", type=_bench_hash, default=16, metavar="MB",
                               help=f"table size in MB (1..{MAX_HASH_MB}, default 16)")
