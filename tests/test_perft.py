@@ -118,3 +118,21 @@ def test_python_walk_start_position_known_values():
     board = Board()
     # depth 3 (79,666) is covered against Board.perft above
     assert [_walk(board, d) for d in (0, 1, 2)] == [1, 44, 1920]
+
+
+def test_perft_divide_stops_when_another_thread_raises_its_flag():
+    # what the engine command's 'stop' does to a 'go perft': the count in
+    # C polls the flag, so a perft(12) (hours) ends as soon as it is raised
+    import threading
+
+    from cxiangqi._core import PerftStop
+
+    board = Board()
+    flag = PerftStop()
+    assert not flag.is_set()
+    assert board._core.perft_divide(2, flag) == board._core.perft_divide(2)
+    threading.Timer(0.2, flag.set).start()
+    counted = board._core.perft_divide(12, flag)
+    assert flag.is_set() and counted == []          # not even the first move finished
+    assert board.fen() == STARTING_FEN and board.perft(2) == 1920   # the board as it was
+    assert board._core.perft_divide(1, flag) == []  # a raised flag stays raised

@@ -643,3 +643,65 @@ def test_engine_bench_into_a_closed_pipe_exits_without_a_traceback():
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 1
     assert err == b""
+
+
+# --- go perft N (Stockfish's and Pikafish's; in neither protocol) ---------------
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_go_perft_divides_and_totals_like_board_perft(engine, protocol):
+    handshake(engine, protocol)
+    board = Board()
+    board.push(Move.from_iccs("h2e2"))
+    engine.send("position startpos moves h2e2", "go perft 3")
+    lines = engine.expect("Nodes")
+    assert lines[-1] == f"Nodes searched: {board.perft(3)}"
+    assert lines[-2] == ""
+    divided = dict(line.split(": ") for line in lines[:-2])
+    assert {Move.from_iccs(m): int(n) for m, n in divided.items()} == board.perft_divide(3)
+    # the next command after a count is answered as usual
+    engine.send("isready")
+    assert engine.expect("readyok") == ["", "readyok"]    # the blank line after the total
+
+
+def test_go_perft_with_no_legal_move_counts_nothing(engine):
+    handshake(engine, "uci")
+    engine.send(f"position fen {MATED_FEN}", "go perft 2")
+    assert engine.expect("Nodes") == ["", "Nodes searched: 0"]
+
+
+def test_stop_ends_go_perft_and_says_there_is_no_total(engine):
+    handshake(engine, "uci")
+    engine.send("position startpos", "go perft 12")    # hours
+    engine.send("isready")
+    assert engine.expect("readyok") == ["readyok"]      # input is read during the count
+    engine.send("go perft 1", "stop")                   # the queued one is stopped too
+    lines = engine.expect("info", timeout=30)
+    assert lines[-1].startswith("info string perft stopped: ")
+    assert lines[-1].endswith(" of 44 moves counted, no total")
+    assert engine.expect("info", timeout=30) == ["info string perft stopped before it began"]
+    engine.send("go perft 1")
+    assert engine.expect("Nodes")[-1] == "Nodes searched: 44"
+
+
+def test_quit_ends_go_perft(engine):
+    handshake(engine, "ucci")
+    engine.send("position startpos", "go perft 12", "quit")
+    assert engine.expect("bye", timeout=30) == ["bye"]
+    assert engine.proc.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize("args", ["", "0", "65", "1000", "9" * 5000, "x", "3 4", "-1", "1e2",
+                                  "\u0663"])
+def test_go_perft_refuses_a_bad_depth(engine, args):
+    handshake(engine, "uci")
+    engine.send("position startpos", f"go perft {args}".strip(), "isready")
+    lines = engine.expect("readyok")
+    assert lines == ["info string error: go perft: give one depth, 1..64", "readyok"]
+
+
+def test_go_perft_after_an_invalid_position_says_so(engine):
+    handshake(engine, "uci")
+    engine.send("position fen bad", "go perft 2", "isready")
+    lines = engine.expect("readyok")
+    assert lines[-2].startswith("info string error: no valid position (invalid FEN 'bad'")
+    assert lines[-2].endswith("; no perft")

@@ -11,7 +11,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
 from cxiangqi._types cimport *
-from cxiangqi._sigint cimport sigint_catch, cx_sigint_release, cx_sigint_stopped
+from cxiangqi._sigint cimport sigint_catch, cx_sigint_release, cx_sigint_stopped, cx_stop_raise
 from cxiangqi._tables cimport SQ90_TO_SQ, SQ_TO_SQ90, KIND, PTYPE, ZOBRIST_SIDE
 from cxiangqi._position cimport (Position as CPosition, Undo, make_move, key_after,
                                  unmake_move, pos_clear, pos_compute_key,
@@ -93,6 +93,18 @@ cdef list _moves_to_list(const int *mvs, int n):
 
 cdef list _squares_to_list(const int *sqs, int n):
     return sorted([SQ_TO_SQ90[sqs[i]] for i in range(n)])
+
+
+cdef class PerftStop:
+    """A stop flag for Position.perft_divide that another thread raises
+    (the engine command's ``stop`` during ``go perft``)."""
+    cdef int flag
+
+    def set(self):
+        cx_stop_raise(&self.flag)
+
+    def is_set(self):
+        return cx_sigint_stopped(&self.flag) != 0
 
 
 cdef class Position:
@@ -422,8 +434,10 @@ cdef class Position:
             _debug_check(&self.pos)
         return n
 
-    def perft_divide(self, int depth):
-        """[(from * 90 + to, leaf count)] for each legal move."""
+    def perft_divide(self, int depth, PerftStop stop_flag=None):
+        """[(from * 90 + to, leaf count)] for each legal move.  With a
+        PerftStop that another thread sets (or Ctrl-C in the main thread),
+        the count ends early with the moves counted so far."""
         if depth < 1 or depth > _MAX_PERFT_DEPTH:
             raise ValueError(f"perft depth must be 1..{_MAX_PERFT_DEPTH}, got {depth}")
         cdef int mvs[MAX_MOVES]
@@ -432,15 +446,18 @@ cdef class Position:
         cdef Undo u
         cdef u64 c
         cdef int i
-        cdef int stop = 0
-        cdef bint caught = sigint_catch(&stop, _interrupt.catchable())
+        cdef int own_stop = 0
+        cdef int *stop = &own_stop if stop_flag is None else &stop_flag.flag
+        cdef bint caught = sigint_catch(stop, _interrupt.catchable())
         try:
             for i in range(n):
+                if cx_sigint_stopped(stop):
+                    break
                 with nogil:
                     make_move(&self.pos, mvs[i], &u)
-                    c = perft(&self.pos, depth - 1, &stop)
+                    c = perft(&self.pos, depth - 1, stop)
                     unmake_move(&self.pos, &u)
-                if cx_sigint_stopped(&stop):
+                if cx_sigint_stopped(stop):
                     break
                 counts.append(c)
         finally:

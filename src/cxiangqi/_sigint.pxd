@@ -61,10 +61,15 @@ cdef extern from *:
     static inline int cx_sigint_stopped(const int *stop) {
         return __atomic_load_n(stop, __ATOMIC_RELAXED) != 0;
     }
+    /* sets a stop flag from another thread (as the handler does) */
+    static inline void cx_stop_raise(int *stop) {
+        __atomic_store_n(stop, 1, __ATOMIC_SEQ_CST);
+    }
     """
     int cx_sigint_catch(int *stop) noexcept nogil
     int cx_sigint_release() noexcept nogil
     int cx_sigint_stopped(const int *stop) noexcept nogil
+    void cx_stop_raise(int *stop) noexcept nogil
 
 
 from cpython.exc cimport PyErr_CheckSignals

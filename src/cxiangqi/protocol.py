@@ -40,6 +40,13 @@ answered with an error line saying what was wrong and otherwise ignored; a
 ``go`` after an invalid position answers with no move.  End of input means
 ``quit``.
 
+In both protocols ``go perft N`` (Stockfish's and Pikafish's, in neither
+standard) counts the leaves N plies deep from the current position: a line
+``<move>: <count>`` per legal move, a blank line, ``Nodes searched: <total>``
+and a blank line.  It runs like a search (``stop`` and ``quit`` end it; a
+stopped count says so and gives no total; commands that need an idle engine
+wait for it).
+
 With the book on (UCI ``OwnBook``, UCCI ``usebook``; off by default), a ``go``
 in a position of the shipped opening book (:mod:`cxiangqi.book`) is answered
 at once with a book move picked at random by weight, after an info line
@@ -56,9 +63,10 @@ import random
 import sys
 import threading
 import time
-from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence, Type
+from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence, Type, Union
 
 from . import _wire
+from ._core import MAX_PERFT_DEPTH, PerftStop
 from .board import Board
 from .book import Book
 from .engine import (BENCH_FENS, LEVELS, MAX_THREADS, Engine, Level, SearchInfo, SearchResult,
@@ -66,7 +74,7 @@ from .engine import (BENCH_FENS, LEVELS, MAX_THREADS, Engine, Level, SearchInfo,
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import STARTING_FEN
 from .limit import Limit
-from .move import Move
+from .move import MOVES, Move
 
 __all__ = ["EngineServer", "UciDialect", "UcciDialect", "main", "engine_name"]
 
@@ -211,6 +219,38 @@ def _parse_moves(board: Board, tokens: Sequence[str], what: str,
         except (InvalidMoveError, IllegalMoveError) as e:
             complain(f"{what}: {e}; ignored")
     return moves
+
+
+class _PerftJob:
+    """``go perft N`` (Stockfish's and Pikafish's, in neither protocol): the
+    leaf count N plies deep after each legal move, then the total, counted
+    in a thread so that ``stop`` and ``quit`` are heard meanwhile.  It has
+    what the server asks of a running job (request_stop, done, ponder)."""
+
+    ponder = False
+
+    def __init__(self, server: "EngineServer", board: Board, depth: int) -> None:
+        self.server = server
+        self.board = board
+        self.depth = depth
+        self.stop_flag = PerftStop()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="cxiangqi-perft", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def request_stop(self) -> None:
+        self.stop_flag.set()
+
+    def _run(self) -> None:
+        counts: List = []
+        error = None
+        try:
+            counts = self.board._core.perft_divide(self.depth, self.stop_flag)
+        except Exception as e:  # never let a count take the engine down
+            error = f"go perft failed: {type(e).__name__}: {e}"
+        self.server.perft_finished(self, counts, error)
 
 
 class _Job:
@@ -581,7 +621,7 @@ class EngineServer:
         self.own_book: Optional[Book] = None   # the book, when OwnBook/usebook is on
         self._book_rng = random.Random()
         self.quitting = False
-        self.job: Optional[_Job] = None
+        self.job: Optional[Union[_Job, _PerftJob]] = None
         self.pending: List[str] = []
         # how many of the queued go commands a stop has already stopped (the
         # first ones in the queue: a stop stops every search asked for before it)
@@ -810,6 +850,9 @@ class EngineServer:
         if stopped:
             self._stopped_gos -= 1
         board = self.board
+        if args and args[0].lower() == "perft":
+            self._go_perft(args[1:], board, stopped)
+            return
         if board is None:
             self.complain(f"no valid position ({self.board_error}); no search")
             self.dialect.no_move(mated=False)
@@ -853,6 +896,41 @@ class EngineServer:
         job.start()
         if stopped:
             job.request_stop()
+
+    def _go_perft(self, args: List[str], board: Optional[Board], stopped: bool) -> None:
+        if len(args) != 1 or not args[0].isascii() or not args[0].isdigit() \
+                or len(args[0]) > 3 or not 1 <= int(args[0]) <= MAX_PERFT_DEPTH:
+            raise _BadCommand(f"go perft: give one depth, 1..{MAX_PERFT_DEPTH}")
+        if board is None:
+            raise _BadCommand(f"no valid position ({self.board_error}); no perft")
+        if stopped:
+            self.note("perft stopped before it began")
+            return
+        job = _PerftJob(self, board.copy(stack=False), int(args[0]))
+        self.job = job
+        job.start()
+
+    def perft_finished(self, job: _PerftJob, counts: List, error: Optional[str]) -> None:
+        """The perft worker's last act: the counts (or why there are none),
+        then the commands that waited."""
+        with self._lock:
+            if self.quitting:
+                pass
+            elif error is not None:
+                self.complain(error)
+            elif job.stop_flag.is_set():
+                self.note(f"perft stopped: {len(counts)} of {len(job.board.legal_moves)} "
+                          f"moves counted, no total")
+            else:
+                for code, n in counts:
+                    self.send(f"{MOVES[code].iccs()}: {n}")
+                self.send("")
+                self.send(f"Nodes searched: {sum(n for _, n in counts)}")
+                self.send("")
+            if self.job is job:
+                self.job = None
+            job.done.set()
+            self._drain_pending()
 
     # --- during a search ------------------------------------------------------
 
