@@ -27,9 +27,10 @@ Every part but `evaluate` is timed for both sides.  The positions are
 taken 64 at a time, each block --reps times, so that they stay in the cache
 as a search's positions do (one pass over all 4,031 would time the memory:
 evaluate then takes 2.5 times as long), and the branches see 64 positions
-in turn rather than one (a predictor may still learn part of the cycle).  Then `bench(--depth)` gives the time of a
-search node for scale (the evaluation runs at about 7 of 10 nodes: 392 K
-calls in the 553 K nodes of bench(10), callgrind, December 2026).
+in turn rather than one (a predictor may still learn part of the cycle).
+Then `bench(--depth)` gives the time of a search node for scale (the
+evaluation runs at about 7 of 10 nodes: 392 K calls in the 553 K nodes of
+bench(10), callgrind, December 2026).
 
 Measured (December 2, 2026, 2-core Xeon, `taskset -c 1`, the 4,031
 positions, --reps 200, two runs): evaluate 45-47 ns, of which mobility 24
@@ -98,14 +99,16 @@ def report(costs: dict, node_ns: float) -> List[str]:
     lines = [f"{'part':<12} {'ns/position':>12} {'of evaluate':>12}"]
     for name, ns in costs.items():
         lines.append(f"{name:<12} {ns:>12.1f} {100 * ns / whole:>11.0f} %")
-    lines.append(f"a search node: {node_ns:.0f} ns; one evaluation is {100 * whole / node_ns:.0f} % of it")
+    lines.append(f"a search node: {node_ns:.0f} ns; "
+                 f"one evaluation is {100 * whole / node_ns:.0f} % of it")
     return lines
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=Path, default=None,
-                        help="JSON lines with a \"fen\" each (default: ../shared/data/positions.jsonl)")
+                        help="JSON lines with a \"fen\" each "
+                             "(default: ../shared/data/positions.jsonl)")
     parser.add_argument("--reps", type=int, default=200,
                         help="passes over each block of positions, per part (default 200)")
     parser.add_argument("--depth", type=int, default=12, help="bench depth for a node's time")

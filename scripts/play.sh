@@ -3,8 +3,8 @@
 # the Debian packages the game needs (Tk, CJK fonts; only if missing, only as
 # root), a virtual environment in .venv, a real build of the compiled core
 # (installed with the test dependencies, as scripts/test.sh does, so that
-# one environment serves both), then `cxiangqi` (extra arguments are passed on, e.g. a PGN file to open or
-# `--lang en`).
+# one environment serves both), then `cxiangqi` (extra arguments are passed
+# on, e.g. a PGN file to open or `--lang en`).
 #
 # Usage:  bash scripts/play.sh [game.pgn] [--lang zh|en]
 set -euo pipefail

@@ -1047,8 +1047,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = parser.add_subparsers(dest="command", metavar="command",
                                 title="commands (without one it speaks UCCI or UCI)")
     bench_parser = sub.add_parser(
-        "bench", prog="cxiangqi-engine bench", help="search the bench positions to a fixed depth and print the node "
-                      "count (the search's signature) and the speed, then exit",
+        "bench", prog="cxiangqi-engine bench",
+        help="search the bench positions to a fixed depth and print the node count (the "
+             "search's signature) and the speed, then exit",
         description="Searches the 12 bench positions (cxiangqi.engine.BENCH_FENS) to a fixed "
                     "depth, one thread, the table cleared before each; prints each position's "
                     "nodes, then the total ('Nodes searched', the search's signature at depth 8) "
