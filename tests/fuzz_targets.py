@@ -25,6 +25,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import traceback
@@ -453,7 +454,11 @@ class ConsoleTarget(Target):
              "btime", "winc", "binc", "movestogo", "infinite", "ponder", "mate", "draw",
              "banmoves", "hashsize", "Hash", "MultiPV", "batch", "true", "false", "level",
              "ucinewgame", "probe", "h2e2", "h9g7", "e2e9", "a0a9", "searchmoves", "increment",
-             "opptime", "usemillisec", "Skill", "Level", "randomness", "huge", "xboard"]
+             "opptime", "usemillisec", "Skill", "Level", "randomness", "huge", "xboard",
+             "perft"]
+    # what go perft prints besides info lines: "<move>: <count>", a blank
+    # line, "Nodes searched: <total>"
+    PERFT_LINE = re.compile(r"([a-i][0-9]){2}: [0-9]+|Nodes searched: [0-9]+|")
 
     def one(self, rng: random.Random) -> List[str]:
         lines = [rng.choice(["uci", "ucci"])]
@@ -463,6 +468,7 @@ class ConsoleTarget(Target):
                     "position startpos moves h2e2 h9g7", "go depth 2", "go nodes 500",
                     "go movetime 30", "go infinite", "stop", "isready", "go nodes 0",
                     "go mate 1", "go wtime 100 btime 100", "go time 100 increment 0",
+                    "go perft 2", "go perft 9",
                     "setoption batch true", "setoption name MultiPV value 3",
                     "position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"]))
             else:
@@ -489,7 +495,7 @@ class ConsoleTarget(Target):
         known = ("id ", "option ", "uciok", "ucciok", "readyok", "info ", "bestmove ",
                  "nobestmove", "bye", "pophash")
         for line in out:
-            if not line.startswith(known):
+            if not line.startswith(known) and not self.PERFT_LINE.fullmatch(line):
                 raise Finding(f"malformed answer line {line[:80]!r}")
             if line.startswith("bestmove ") and line.split()[1] != "(none)":
                 from cxiangqi import Move
