@@ -34,7 +34,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import os
 
-from cxiangqi import _interrupt
+from cxiangqi import _checks, _interrupt
 
 from cxiangqi._types cimport *
 from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
@@ -470,7 +470,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef int best = -INF, best_mv = 0, legal = 0
     cdef int old_alpha = alpha
     cdef int mv, new_depth, ext, lmr_depth, sbeta, d, mscore
-    cdef bint quiet, gives, prune
+    cdef bint quiet, gives, prune, late, lmp
     # late-move pruning's move count: lmp percent of (3 + depth^2) / (2 - improving)
     # (in 64 bits: a large lmp times a deep node's depth^2 passes an int)
     cdef int lmp_limit = <int> ((3 + depth * depth) * <long long> prm[P_LMP]
@@ -479,18 +479,23 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     guard_init(pos, &g, checked)
     picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
     while True:
-        # once 8a below would prune every quiet move that does not check (it
-        # stays so: legal, alpha and best only grow), the picker skips them
-        # unscored and unsorted; the nodes searched are the same
-        if not mp.skip_quiets and best > -WIN and not checked:
+        # 8a's verdict on a late quiet move (late-move or futility pruning),
+        # made before the picker hands the next move out: it depends only on
+        # legal, alpha and best, which only grow, so once it holds it holds
+        # for every quiet move left (with a positive futility margin), and the
+        # picker may skip, unscored, those that cannot check: the same nodes
+        late = False
+        if best > -WIN:
             lmr_depth = depth - 1 - (st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
                                      if prm[P_LMR] else 0)
             if lmr_depth < 0:
                 lmr_depth = 0
-            if (prm[P_LMP] and not pv_node and legal >= lmp_limit) or (
-                    prm[P_FUTILITY] > 0 and lmr_depth <= 6
-                    and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha):
-                mp.skip_quiets = True
+            if not checked:
+                lmp = prm[P_LMP] and not pv_node and legal >= lmp_limit
+                late = lmp or (prm[P_FUTILITY] and lmr_depth <= 6
+                               and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha)
+                if late and (lmp or prm[P_FUTILITY] > 0):
+                    mp.skip_quiets = True
         mv = next_move(&mp, pos, &st.hist)
         if mv == 0:
             break
@@ -503,16 +508,9 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         # 8a. pruning near the horizon, once a move is known not to be mated;
         # checking moves are never pruned (in xiangqi most attacks are checks)
         if best > -WIN and (quiet or mscore < 0):
-            lmr_depth = depth - 1 - (st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
-                                     if prm[P_LMR] else 0)
-            if lmr_depth < 0:
-                lmr_depth = 0
             prune = False
             if quiet and mscore < SCORE_KILLER:
-                if prm[P_LMP] and not pv_node and not checked and legal >= lmp_limit:
-                    prune = True
-                elif prm[P_FUTILITY] and not checked and lmr_depth <= 6 \
-                        and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha:
+                if late:
                     prune = True
                 elif prm[P_SEE_QUIET] and lmr_depth <= 7 \
                         and not see_ge(pos, mv, -prm[P_SEE_QUIET] * lmr_depth * lmr_depth):
@@ -1040,8 +1038,7 @@ def eval_part_costs(positions, reps):
     cdef Py_ssize_t n = len(ps)
     if n == 0 or n > 1_000_000:
         raise ValueError(f"need 1..1000000 positions, got {n}")
-    if not isinstance(reps, int) or isinstance(reps, bool) or not 1 <= reps <= 1_000_000:
-        raise ValueError(f"reps must be an integer 1..1000000, got {reps!r}")
+    reps = _checks.integer(reps, "reps", 1, 1_000_000)
     if n * reps > 100_000_000:
         raise ValueError(f"positions x reps must be at most 100000000 (a minute of work), "
                          f"got {n} x {reps}")
