@@ -430,7 +430,7 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 128_630
+BENCH_NODES = 115_389
 
 
 def test_bench_signature_is_the_recorded_one():
@@ -538,3 +538,54 @@ def test_a_searchers_parameters_do_not_reach_another_searcher():
         return first.nodes
 
     assert nodes(False) == nodes(True)
+
+
+# --- correction history -------------------------------------------------------------------------
+
+def test_correction_history_is_learnt_bounded_and_cleared():
+    from cxiangqi._search import Searcher
+    boards = [Board(fen) for fen in (
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R b - - 0 1",
+        "3k5/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1",
+    )]
+    searcher = Searcher(4)
+    searcher.set_params("corr=100,corr_np=0")     # the structure's entry, whole
+    assert all(searcher.correction(b._core) == 0 for b in boards)
+    seen = []
+    for board in boards:
+        searcher.setup(board._core)
+        for depth in range(1, 8):
+            searcher.search_depth(depth)
+        seen.append(searcher.correction(board._core))
+    # a search of the opening learns something of its structure ...
+    assert any(c != 0 for c in seen)
+    # ... never more than CORR_MAX / CORR_GRAIN centipawns either way
+    assert all(abs(c) <= 128 for c in seen)
+    searcher.clear()
+    assert all(searcher.correction(b._core) == 0 for b in boards)
+
+
+def test_correction_history_off_is_the_search_before_it(monkeypatch):
+    # corr=0 (and corr_np=0, the default) switches the correction off: the
+    # tree is the one of the build before it (its signature)
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "corr=0")
+    assert bench(8)["nodes"] == 128_630
+
+
+def test_piece_corrections_add_to_the_structures():
+    from cxiangqi._search import Searcher
+    board = Board()
+    searcher = Searcher(4)
+    searcher.set_params("corr=100,corr_np=100")
+    searcher.setup(board._core)
+    for depth in range(1, 8):
+        searcher.search_depth(depth)
+    both = searcher.correction(board._core)
+    searcher.set_params("corr=100,corr_np=0")
+    structure = searcher.correction(board._core)
+    searcher.set_params("corr=0,corr_np=100")
+    pieces = searcher.correction(board._core)
+    assert pieces != 0 and abs(both - (structure + pieces)) <= 1      # rounding
+    assert abs(both) <= 3 * 128

@@ -23,6 +23,9 @@ from cxiangqi._movegen cimport (gen_moves, is_pseudo_legal, may_give_check, GEN_
 cdef enum:
     N_KEYS = 14 * 90
     HIST_MAX = 16384            # every history entry stays within +-HIST_MAX
+    CORR_SIZE = 16384           # correction-history entries per side (a power of two)
+    CORR_GRAIN = 8              # a correction entry counts 1/CORR_GRAIN of a centipawn
+    CORR_MAX = 1024             # every correction entry stays within +-CORR_MAX
     SCORE_HASH = 1 << 30
     SCORE_GOOD_CAPTURE = 1 << 28
     SCORE_KILLER = 1 << 27      # + 2, + 1: first and second killer; + 0: counter-move
@@ -33,6 +36,8 @@ ctypedef struct History:
     int butterfly[2][90][90]            # [side][from][to]
     int counter[N_KEYS]                 # the move that refuted the move with this key
     short cont[N_KEYS][N_KEYS]          # [previous move's key][this move's key]
+    short corr[2][CORR_SIZE]            # [side to move][structure index]: the evaluation's error
+    short corr_np[2][2][CORR_SIZE]      # [side to move][colour][index of that colour's pieces]
 
 
 cdef inline int move_key(const u8 *board, int mv) noexcept nogil:

@@ -37,6 +37,8 @@ cdef enum:
     P_QS_SEE                # 1: skip losing captures in quiescence (by SEE)
     P_CONT                  # 1: continuation history in ordering and LMR
     P_QS_TT                 # quiescence plies that probe and store the table (0: none)
+    P_CORR                  # percent of the structure's correction added to the static evaluation (0: off)
+    P_CORR_NP               # percent of each colour's piece correction added (0: off)
     N_PARAMS
 
 

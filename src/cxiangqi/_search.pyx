@@ -14,7 +14,8 @@
 #   2. check extension, quiescence at the horizon
 #   3. mate-distance pruning
 #   4. transposition table cut-off
-#   5. static evaluation and the "improving" flag
+#   5. static evaluation, corrected by the correction history, and the
+#      "improving" flag
 #   6. razoring, reverse futility pruning, null move (not in check, not PV)
 #   7. internal iterative reduction (no hash move)
 #   8. the moves, best first (_order): late-move pruning, futility pruning
@@ -25,7 +26,8 @@
 #      late-move reductions from a depth x move-number table adjusted by
 #      history, principal-variation re-searches
 #   9. history, killer and counter-move updates on a cut-off; mate or
-#      stalemate (both lose) when no move is legal; the table store
+#      stalemate (both lose) when no move is legal; the correction
+#      history's update; the table store
 
 from libc.math cimport log
 from libc.stdlib cimport calloc, malloc, free
@@ -38,7 +40,7 @@ from cxiangqi import _checks, _interrupt
 
 from cxiangqi._types cimport *
 from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
-from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ
+from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ, ZOBRIST
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null, key_after,
                                  unmake_null)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal, gives_check,
@@ -52,7 +54,8 @@ from cxiangqi import _eval
 from cxiangqi._see cimport see_ge, SEE_VALUE
 from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch, TT_UPPER,
                            TT_LOWER, TT_EXACT, TT_GENERATIONS)
-from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, SCORE_HASH, SCORE_GOOD_CAPTURE,
+from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, CORR_SIZE, CORR_GRAIN, CORR_MAX,
+                              SCORE_HASH, SCORE_GOOD_CAPTURE,
                               SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
                               capture_score, quiet_score, score_moves, pick, MovePicker,
                               picker_init, next_move)
@@ -109,8 +112,9 @@ cdef extern from *:
 # ("name=value,name=value": a developer's switch to test one change against
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
-               "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1]
+               "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
+               "corr_np"]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 0]
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
@@ -176,6 +180,90 @@ cdef bint repetition(SearchState *st, int *score) noexcept nogil:
     else:
         score[0] = 0
     return True
+
+
+# --- correction history ---------------------------------------------------------
+#
+# The static evaluation errs the same way in positions that share their
+# slow-moving structure: the kings, advisors, elephants and pawns of both
+# sides (xiangqi's "pawn structure"), or one colour's pieces.  The search
+# learns, per side to move and per structure (and per colour's king, horses,
+# rooks and cannons), how far its results fell from the static evaluation,
+# and adds that to the static evaluation it prunes with (Stockfish's
+# correction histories: pawn and non-pawn).  The table keeps the raw
+# evaluation.
+
+cdef inline int structure_index(const Position *pos) noexcept nogil:
+    cdef u64 h = 0
+    cdef int t, i, sq
+    for t in range(16, 48, 16):
+        for i in range(t + SLOT_KING, t + SLOT_HORSE):
+            sq = pos.pieces[i]
+            if sq != 0:
+                h ^= ZOBRIST[KIND[i]][sq]
+        for i in range(t + SLOT_PAWN, t + SLOT_END):
+            sq = pos.pieces[i]
+            if sq != 0:
+                h ^= ZOBRIST[KIND[i]][sq]
+    return <int> (h >> 40) & (CORR_SIZE - 1)
+
+# one colour's king, horses, rooks and cannons
+cdef inline int pieces_index(const Position *pos, int colour) noexcept nogil:
+    cdef int t = side_tag(colour)
+    cdef u64 h = 0
+    cdef int i, sq
+    if pos.pieces[t] != 0:
+        h = ZOBRIST[KIND[t]][pos.pieces[t]]
+    for i in range(t + SLOT_HORSE, t + SLOT_PAWN):
+        sq = pos.pieces[i]
+        if sq != 0:
+            h ^= ZOBRIST[KIND[i]][sq]
+    return <int> (h >> 40) & (CORR_SIZE - 1)
+
+# The entries that correct pos's static evaluation (side to move's view):
+# the structure's, then each colour's pieces' (NULL when corr_np is off).
+ctypedef struct Corr:
+    short *e[3]
+
+cdef inline void corr_find(History *h, const Position *pos, const int *prm,
+                           Corr *c) noexcept nogil:
+    c.e[0] = &h.corr[pos.side][structure_index(pos)]
+    if prm[P_CORR_NP]:
+        c.e[1] = &h.corr_np[pos.side][0][pieces_index(pos, 0)]
+        c.e[2] = &h.corr_np[pos.side][1][pieces_index(pos, 1)]
+    else:
+        c.e[1] = c.e[2] = NULL
+
+# raw plus the corrections (prm: the search's parameters, their percentages),
+# kept off the mate scores
+cdef inline int corrected(int raw, const Corr *c, const int *prm) noexcept nogil:
+    cdef int sum = c.e[0][0] * prm[P_CORR]
+    if c.e[1] != NULL:
+        sum += (c.e[1][0] + c.e[2][0]) * prm[P_CORR_NP]
+    cdef int v = raw + sum // (100 * CORR_GRAIN)
+    if v >= WIN:
+        return WIN - 1
+    if v <= -WIN:
+        return -WIN + 1
+    return v
+
+# Moves an entry towards the error seen (result - static evaluation, in
+# centipawns), more for a deeper search; "gravity" as the move histories.
+cdef inline void corr_add(short *e, int bonus) noexcept nogil:
+    cdef int v = e[0]
+    v += bonus - v * (bonus if bonus > 0 else -bonus) // CORR_MAX
+    e[0] = <short> v
+
+cdef inline void corr_update(Corr *c, int diff, int depth) noexcept nogil:
+    cdef int bonus = diff * depth * CORR_GRAIN // 8
+    if bonus > CORR_MAX // 4:
+        bonus = CORR_MAX // 4
+    elif bonus < -CORR_MAX // 4:
+        bonus = -CORR_MAX // 4
+    corr_add(c.e[0], bonus)
+    if c.e[1] != NULL:
+        corr_add(c.e[1], bonus)
+        corr_add(c.e[2], bonus)
 
 
 # Enough pieces that passing is unlikely to be a mistake (zugzwang guard for
@@ -297,17 +385,23 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
     cdef int scores[MAX_MOVES]
     cdef int n, i, mv, legal = 0, best_mv = 0
     cdef int old_alpha = alpha
+    cdef int raw = NO_EVAL
+    cdef Corr cr
     if checked:
         best = -MATE + ply
         n = gen_moves(pos, mvs, False)
     else:
-        stand = hit.eval if found and hit.eval != NO_EVAL else evaluate(pos)
+        raw = hit.eval if found and hit.eval != NO_EVAL else evaluate(pos)
+        stand = raw
+        if st.params[P_CORR] or st.params[P_CORR_NP]:
+            corr_find(&st.hist, pos, st.params, &cr)
+            stand = corrected(raw, &cr, st.params)
         best = stand
         if found and (hit.bound & (TT_LOWER if tt_score > stand else TT_UPPER)):
             best = tt_score
         if best >= beta:
             if use_tt and not found:
-                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), stand, -1, TT_LOWER)
+                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), raw, -1, TT_LOWER)
             return best
         if best > alpha:
             alpha = best
@@ -340,7 +434,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
     if checked and legal == 0:
         return -MATE + ply          # mated (or stalemated: a loss too)
     if use_tt:
-        tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), stand, -1,
+        tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), raw, -1,
                  TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
                                                 else TT_UPPER))
     return best
@@ -398,14 +492,22 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                 or (hit.bound == TT_UPPER and tt_score <= alpha)):
             return tt_score
 
-    # 5. static evaluation; improving: better than two plies ago
-    cdef int static_eval = NO_EVAL, eval_ = NO_EVAL
+    # 5. static evaluation (corrected by the correction history); improving:
+    # better than two plies ago
+    cdef int static_eval = NO_EVAL, eval_ = NO_EVAL, raw_eval = NO_EVAL
+    cdef Corr cr
+    cdef bint corr = False
     cdef bint improving = False
     if not checked:
         if found and hit.eval != NO_EVAL:
-            static_eval = hit.eval
+            raw_eval = hit.eval
         else:
-            static_eval = evaluate(pos)
+            raw_eval = evaluate(pos)
+        static_eval = raw_eval
+        if prm[P_CORR] or prm[P_CORR_NP]:
+            corr = True
+            corr_find(&st.hist, pos, st.params, &cr)
+            static_eval = corrected(raw_eval, &cr, prm)
         eval_ = static_eval
         if found and abs(tt_score) < WIN and (
                 hit.bound & (TT_LOWER if tt_score > static_eval else TT_UPPER)):
@@ -592,7 +694,14 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     if legal == 0:
         return alpha if excluded else -MATE + ply
     if excluded == 0:
-        tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), static_eval, depth,
+        # the correction history learns from results the static evaluation
+        # could not see (not a capture's), when the bound says on which side
+        # of it the true score lies
+        if corr and (best_mv == 0 or pos.board[best_mv >> 8] == EMPTY) \
+                and abs(best) < BAN and not (best >= beta and best <= static_eval) \
+                and not (best <= old_alpha and best >= static_eval):
+            corr_update(&cr, best - static_eval, depth)
+        tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), raw_eval, depth,
                  TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
                                                 else TT_UPPER))
     return best
@@ -818,6 +927,14 @@ cdef class Searcher:
                         (self.st.tt.buckets[i].slot[k].data >> 58) == <u64> self.st.tt.generation:
                     used += 1
         return used * 1000 // (2 * n)
+
+    def correction(self, PyPosition position not None):
+        """What the correction histories add to position's static evaluation
+        (side to move's view) with this searcher's parameters, in
+        centipawns; 0 until the search learns something."""
+        cdef Corr c
+        corr_find(&self.st.hist, &position.pos, self.st.params, &c)
+        return corrected(0, &c, self.st.params)
 
     def setup(self, PyPosition position not None, excluded=()):
         """Takes the position to search and its repetition history (the
