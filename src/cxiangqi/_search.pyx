@@ -114,7 +114,7 @@ cdef extern from *:
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 0]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50]
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
