@@ -58,6 +58,10 @@ ctypedef struct SearchState:
     int static_eval[MAX_PLY + 2]
     int excluded[MAX_PLY + 2]       # the move a singular search leaves out
     int mkey[MAX_PLY + 2]           # key (_order) of the move into this ply, -1 for none/null
+    # the correction histories' hashes (_search.pyx) of each ply's position:
+    # the structure's, Red's pieces', Black's pieces' (kept up to date only
+    # while a correction is on)
+    u64 ckeys[MAX_PLY + 2][3]
     int killers[MAX_PLY + 2][2]
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]

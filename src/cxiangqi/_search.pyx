@@ -193,44 +193,58 @@ cdef bint repetition(SearchState *st, int *score) noexcept nogil:
 # correction histories: pawn and non-pawn).  The table keeps the raw
 # evaluation.
 
-cdef inline int structure_index(const Position *pos) noexcept nogil:
-    cdef u64 h = 0
-    cdef int t, i, sq
-    for t in range(16, 48, 16):
-        for i in range(t + SLOT_KING, t + SLOT_HORSE):
-            sq = pos.pieces[i]
-            if sq != 0:
-                h ^= ZOBRIST[KIND[i]][sq]
-        for i in range(t + SLOT_PAWN, t + SLOT_END):
-            sq = pos.pieces[i]
-            if sq != 0:
-                h ^= ZOBRIST[KIND[i]][sq]
-    return <int> (h >> 40) & (CORR_SIZE - 1)
+# The hashes from scratch: ck[0] the structure's, ck[1 + colour] that
+# colour's pieces'.  The search keeps them per ply (step()).
+cdef inline bint in_structure(int pc) noexcept nogil:
+    return (pc & 15) < SLOT_HORSE or (pc & 15) >= SLOT_PAWN
 
-# one colour's king, horses, rooks and cannons
-cdef inline int pieces_index(const Position *pos, int colour) noexcept nogil:
-    cdef int t = side_tag(colour)
-    cdef u64 h = 0
-    cdef int i, sq
-    if pos.pieces[t] != 0:
-        h = ZOBRIST[KIND[t]][pos.pieces[t]]
-    for i in range(t + SLOT_HORSE, t + SLOT_PAWN):
-        sq = pos.pieces[i]
+cdef inline bint in_pieces(int pc) noexcept nogil:
+    return (pc & 15) == SLOT_KING or (SLOT_HORSE <= (pc & 15) < SLOT_PAWN)
+
+cdef inline void corr_hashes(const Position *pos, u64 *ck) noexcept nogil:
+    cdef int pc, sq
+    ck[0] = ck[1] = ck[2] = 0
+    for pc in range(16, 48):
+        sq = pos.pieces[pc]
         if sq != 0:
-            h ^= ZOBRIST[KIND[i]][sq]
+            if in_structure(pc):
+                ck[0] ^= ZOBRIST[KIND[pc]][sq]
+            if in_pieces(pc):
+                ck[1 + (pc >> 5)] ^= ZOBRIST[KIND[pc]][sq]
+
+# ck after pc moved from src to dst and took cap (EMPTY: none)
+cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int dst,
+                                   int cap) noexcept nogil:
+    out[0] = ck[0]
+    out[1] = ck[1]
+    out[2] = ck[2]
+    cdef u64 z = ZOBRIST[KIND[pc]][src] ^ ZOBRIST[KIND[pc]][dst]
+    if in_structure(pc):
+        out[0] ^= z
+    if in_pieces(pc):
+        out[1 + (pc >> 5)] ^= z
+    if cap != EMPTY:
+        z = ZOBRIST[KIND[cap]][dst]
+        if in_structure(cap):
+            out[0] ^= z
+        if in_pieces(cap):
+            out[1 + (cap >> 5)] ^= z
+
+cdef inline int corr_index(u64 h) noexcept nogil:
     return <int> (h >> 40) & (CORR_SIZE - 1)
 
-# The entries that correct pos's static evaluation (side to move's view):
-# the structure's, then each colour's pieces' (NULL when corr_np is off).
+# The entries that correct the static evaluation of a position with hashes
+# ck and side to move `side`: the structure's, then each colour's pieces'
+# (NULL when corr_np is off).
 ctypedef struct Corr:
     short *e[3]
 
-cdef inline void corr_find(History *h, const Position *pos, const int *prm,
+cdef inline void corr_find(History *h, int side, const u64 *ck, const int *prm,
                            Corr *c) noexcept nogil:
-    c.e[0] = &h.corr[pos.side][structure_index(pos)]
+    c.e[0] = &h.corr[side][corr_index(ck[0])]
     if prm[P_CORR_NP]:
-        c.e[1] = &h.corr_np[pos.side][0][pieces_index(pos, 0)]
-        c.e[2] = &h.corr_np[pos.side][1][pieces_index(pos, 1)]
+        c.e[1] = &h.corr_np[side][0][corr_index(ck[1])]
+        c.e[2] = &h.corr_np[side][1][corr_index(ck[2])]
     else:
         c.e[1] = c.e[2] = NULL
 
@@ -304,6 +318,9 @@ cdef inline bint step(SearchState *st, int mv, const KingGuard *g) noexcept nogi
     st.keys[idx + 1] = st.pos.key
     st.checks[idx + 1] = maybe and in_check(&st.pos, st.pos.side)
     st.mkey[st.ply] = key
+    if st.params[P_CORR] or st.params[P_CORR_NP]:
+        corr_hashes_after(st.ckeys[st.ply - 1], st.ckeys[st.ply], st.pos.board[mv >> 8],
+                          mv & 255, mv >> 8, st.line[idx].captured)
     return True
 
 cdef inline void unstep(SearchState *st) noexcept nogil:
@@ -394,7 +411,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
         raw = hit.eval if found and hit.eval != NO_EVAL else evaluate(pos)
         stand = raw
         if st.params[P_CORR] or st.params[P_CORR_NP]:
-            corr_find(&st.hist, pos, st.params, &cr)
+            corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
             stand = corrected(raw, &cr, st.params)
         best = stand
         if found and (hit.bound & (TT_LOWER if tt_score > stand else TT_UPPER)):
@@ -506,7 +523,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         static_eval = raw_eval
         if prm[P_CORR] or prm[P_CORR_NP]:
             corr = True
-            corr_find(&st.hist, pos, st.params, &cr)
+            corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
             static_eval = corrected(raw_eval, &cr, prm)
         eval_ = static_eval
         if found and abs(tt_score) < WIN and (
@@ -548,6 +565,9 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             st.checks[st.root + st.ply] = 0
             st.line[st.root + ply] = nu
             st.mkey[st.ply] = -1
+            st.ckeys[st.ply][0] = st.ckeys[ply][0]
+            st.ckeys[st.ply][1] = st.ckeys[ply][1]
+            st.ckeys[st.ply][2] = st.ckeys[ply][2]
             score = -search(st, depth - r, -beta, -beta + 1, not cut_node)
             st.ply -= 1
             unmake_null(pos, &nu)
@@ -714,6 +734,7 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
     cdef int i, k, mv, score, best = -INF, d, r
     cdef bint quiet
     st.ply = 0
+    corr_hashes(&st.pos, st.ckeys[0])
     st.pv_len[0] = 0
     st.root_depth = depth
     st.static_eval[0] = NO_EVAL if st.checks[st.root] else evaluate(&st.pos)
@@ -792,6 +813,7 @@ cdef void helper_run(SearchState *st, int ahead, int max_depth) noexcept nogil:
 # tuner's positions).  Writes the moves to out; returns their number.
 cdef int quiet_line(SearchState *st, int *out, int max_moves) noexcept nogil:
     st.ply = 0
+    corr_hashes(&st.pos, st.ckeys[0])
     st.nodes = 0
     st.node_limit = 200000
     cx_store(&st.stop, 0)
@@ -933,7 +955,9 @@ cdef class Searcher:
         (side to move's view) with this searcher's parameters, in
         centipawns; 0 until the search learns something."""
         cdef Corr c
-        corr_find(&self.st.hist, &position.pos, self.st.params, &c)
+        cdef u64 ck[3]
+        corr_hashes(&position.pos, ck)
+        corr_find(&self.st.hist, position.pos.side, ck, self.st.params, &c)
         return corrected(0, &c, self.st.params)
 
     def setup(self, PyPosition position not None, excluded=()):
