@@ -201,16 +201,19 @@ cdef inline bint in_structure(int pc) noexcept nogil:
 cdef inline bint in_pieces(int pc) noexcept nogil:
     return (pc & 15) == SLOT_KING or (SLOT_HORSE <= (pc & 15) < SLOT_PAWN)
 
+# XORs z into the hashes piece pc belongs to
+cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
+    if in_structure(pc):
+        ck[0] ^= z
+    if in_pieces(pc):
+        ck[1 + (pc >> 5)] ^= z
+
 cdef inline void corr_hashes(const Position *pos, u64 *ck) noexcept nogil:
-    cdef int pc, sq
+    cdef int pc
     ck[0] = ck[1] = ck[2] = 0
     for pc in range(16, 48):
-        sq = pos.pieces[pc]
-        if sq != 0:
-            if in_structure(pc):
-                ck[0] ^= ZOBRIST[KIND[pc]][sq]
-            if in_pieces(pc):
-                ck[1 + (pc >> 5)] ^= ZOBRIST[KIND[pc]][sq]
+        if pos.pieces[pc] != 0:
+            corr_toggle(ck, pc, ZOBRIST[KIND[pc]][pos.pieces[pc]])
 
 # ck after pc moved from src to dst and took cap (EMPTY: none)
 cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int dst,
@@ -218,17 +221,13 @@ cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int
     out[0] = ck[0]
     out[1] = ck[1]
     out[2] = ck[2]
-    cdef u64 z = ZOBRIST[KIND[pc]][src] ^ ZOBRIST[KIND[pc]][dst]
-    if in_structure(pc):
-        out[0] ^= z
-    if in_pieces(pc):
-        out[1 + (pc >> 5)] ^= z
+    corr_toggle(out, pc, ZOBRIST[KIND[pc]][src] ^ ZOBRIST[KIND[pc]][dst])
     if cap != EMPTY:
-        z = ZOBRIST[KIND[cap]][dst]
-        if in_structure(cap):
-            out[0] ^= z
-        if in_pieces(cap):
-            out[1 + (cap >> 5)] ^= z
+        corr_toggle(out, cap, ZOBRIST[KIND[cap]][dst])
+
+# whether either correction is on (the hashes are kept only then)
+cdef inline bint corr_on(const int *prm) noexcept nogil:
+    return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0
 
 cdef inline int corr_index(u64 h) noexcept nogil:
     return <int> (h >> 40) & (CORR_SIZE - 1)
@@ -318,7 +317,7 @@ cdef inline bint step(SearchState *st, int mv, const KingGuard *g) noexcept nogi
     st.keys[idx + 1] = st.pos.key
     st.checks[idx + 1] = maybe and in_check(&st.pos, st.pos.side)
     st.mkey[st.ply] = key
-    if st.params[P_CORR] or st.params[P_CORR_NP]:
+    if corr_on(st.params):
         corr_hashes_after(st.ckeys[st.ply - 1], st.ckeys[st.ply], st.pos.board[mv >> 8],
                           mv & 255, mv >> 8, st.line[idx].captured)
     return True
@@ -410,7 +409,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
     else:
         raw = hit.eval if found and hit.eval != NO_EVAL else evaluate(pos)
         stand = raw
-        if st.params[P_CORR] or st.params[P_CORR_NP]:
+        if corr_on(st.params):
             corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
             stand = corrected(raw, &cr, st.params)
         best = stand
@@ -521,7 +520,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         else:
             raw_eval = evaluate(pos)
         static_eval = raw_eval
-        if prm[P_CORR] or prm[P_CORR_NP]:
+        if corr_on(prm):
             corr = True
             corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
             static_eval = corrected(raw_eval, &cr, prm)
