@@ -20,6 +20,10 @@ cdef int HORSE_FROM[4][2]
 # in matching order.
 cdef int HORSE_JUMP[8]
 cdef int HORSE_LEG[8]
+# The leg of a horse on s that attacks sq, by HORSE_LEG_TO[sq - s + 256]; 0
+# when sq is no jump away from s.  (Two board points' offset tells their rank
+# and file distances apart: a file distance is at most 8 on a 16-wide board.)
+cdef signed char HORSE_LEG_TO[512]
 
 # Sliding pieces by line masks (ElephantEye's idea): Position keeps, for each
 # rank, a 9-bit mask of its occupied files and, for each file, a 10-bit mask

@@ -105,6 +105,10 @@ cdef void _init_tables() noexcept:
         for k in range(2):
             HORSE_LEG[2 * i + k] = ORTH[i]
             HORSE_JUMP[2 * i + k] = 2 * ORTH[i] + (16 if ORTH[i] in (1, -1) else 1) * (1 - 2 * k)
+    for i in range(512):
+        HORSE_LEG_TO[i] = 0
+    for i in range(8):
+        HORSE_LEG_TO[256 + HORSE_JUMP[i]] = HORSE_LEG[i]
 
     _init_slides()
 
