@@ -9,7 +9,7 @@ from cxiangqi._types cimport *
 from cxiangqi._sigint cimport cx_sigint_stopped
 from cxiangqi._tables cimport (IN_BOARD, IN_PALACE, PTYPE, ORTH, DIAG, HORSE_JUMP,
                                HORSE_LEG, HORSE_LEG_TO, Slide, RANK_SLIDE, FILE_SLIDE)
-from cxiangqi._position cimport Position, Undo, make_move, unmake_move
+from cxiangqi._position cimport Position, Undo, make_move, unmake_move, occupy_flip
 
 
 
@@ -347,11 +347,30 @@ cdef int checkers_of(const Position *pos, int side, int *out) noexcept nogil:
     return n
 
 
+# The move is played on the board, piece list and line masks only (what
+# in_check reads; no key, score or clocks) and taken back.
 cdef bint gives_check(Position *pos, int mv) noexcept nogil:
-    cdef Undo u
-    make_move(pos, mv, &u)
-    cdef bint check = in_check(pos, pos.side)
-    unmake_move(pos, &u)
+    cdef int src = mv & 255
+    cdef int dst = mv >> 8
+    cdef int pc = pos.board[src]
+    cdef int cap = pos.board[dst]
+    pos.board[dst] = pc
+    pos.board[src] = EMPTY
+    pos.pieces[pc] = dst
+    occupy_flip(pos, src)
+    if cap == EMPTY:
+        occupy_flip(pos, dst)
+    else:
+        pos.pieces[cap] = 0
+    cdef bint check = in_check(pos, pos.side ^ 1)
+    occupy_flip(pos, src)
+    if cap == EMPTY:
+        occupy_flip(pos, dst)
+    else:
+        pos.pieces[cap] = dst
+    pos.pieces[pc] = src
+    pos.board[src] = pc
+    pos.board[dst] = cap
     return check
 
 
