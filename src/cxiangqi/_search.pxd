@@ -17,6 +17,11 @@ cdef enum:
     LINE = MAX_HISTORY + MAX_PLY + 2
     NODE_CHECK = 1023       # look at the clock every 1024 nodes
     MOVE_LIMIT = 120        # plies without a capture: a draw (the referee's rule)
+    EVAL_CACHE = 8192       # entries of the evaluation cache (a power of two)
+
+ctypedef struct EvalEntry:
+    u64 key
+    int eval
 
 
 # Tunable search parameters (developer knobs: CXIANGQI_SEARCH_PARAMS, see
@@ -66,6 +71,7 @@ ctypedef struct SearchState:
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
     History hist
+    EvalEntry ecache[EVAL_CACHE]
     int root_moves[MAX_MOVES]
     int root_scores[MAX_MOVES]
     int n_root

@@ -367,6 +367,18 @@ cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tr
                 cont_add(&st.hist.cont[k2][key], b)
 
 
+# The static evaluation of the current position through a small cache by key
+# (per searcher, cleared with the histories): the deeper quiescence plies do
+# not probe the table, and iterative deepening meets their positions again.
+# The same value as evaluate(), so the same tree.
+cdef inline int cached_eval(SearchState *st) noexcept nogil:
+    cdef EvalEntry *e = &st.ecache[st.pos.key & (EVAL_CACHE - 1)]
+    if e.key != st.pos.key:
+        e.key = st.pos.key
+        e.eval = evaluate(&st.pos)
+    return e.eval
+
+
 # --- quiescence ---------------------------------------------------------------------
 
 # Captures only (all evasions when in check), from a stand-pat evaluation;
@@ -407,7 +419,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
         best = -MATE + ply
         n = gen_moves(pos, mvs, False)
     else:
-        raw = hit.eval if found and hit.eval != NO_EVAL else evaluate(pos)
+        raw = hit.eval if found and hit.eval != NO_EVAL else cached_eval(st)
         stand = raw
         if corr_on(st.params):
             corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
@@ -518,7 +530,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         if found and hit.eval != NO_EVAL:
             raw_eval = hit.eval
         else:
-            raw_eval = evaluate(pos)
+            raw_eval = cached_eval(st)
         static_eval = raw_eval
         if corr_on(prm):
             corr = True
@@ -932,6 +944,7 @@ cdef class Searcher:
         self.st.tt.generation = 0
         memset(self.st.killers, 0, sizeof(self.st.killers))
         memset(&self.st.hist, 0, sizeof(History))
+        memset(self.st.ecache, 0, sizeof(self.st.ecache))
 
     def new_search(self):
         """Starts a new search generation: older table entries become the
