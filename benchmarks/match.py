@@ -428,6 +428,11 @@ class MatchResult:
     #: SPRT outcome when one was run: "H1", "H0" or None (no decision)
     sprt: Optional["Sprt"] = None
     verdict: Optional[str] = None
+    #: games played and LLR when the SPRT decided (games still being played
+    #: then finish and count in the totals, so the LLR printed at the end
+    #: can differ from the one that crossed the bound)
+    verdict_games: int = 0
+    verdict_llr: float = 0.0
 
     @property
     def wins(self) -> int:
@@ -477,8 +482,12 @@ class MatchResult:
         if self.sprt is not None:
             lo, hi = self.sprt.bounds
             text += (f"; SPRT elo0={self.sprt.elo0:g} elo1={self.sprt.elo1:g}: "
-                     f"LLR {self.sprt.llr(penta):.2f} [{lo:.2f}, {hi:.2f}] "
-                     f"{self.verdict or 'no decision'}")
+                     f"LLR {self.sprt.llr(penta):.2f} [{lo:.2f}, {hi:.2f}] ")
+            if self.verdict is None:
+                text += "no decision"
+            else:
+                text += (f"{self.verdict} (decided at game {self.verdict_games}, "
+                         f"LLR {self.verdict_llr:.2f})")
         return text
 
 
@@ -672,6 +681,9 @@ def play_match(engine1: Any, engine2: Any, games: int = 2, *,
                                                if moves2 else 0.0)
                         if sprt is not None and match.verdict is None:
                             match.verdict = sprt.verdict(match.pentanomial)
+                            if match.verdict is not None:
+                                match.verdict_games = len(match.games)
+                                match.verdict_llr = sprt.llr(match.pentanomial)
                         if on_game is not None:
                             on_game(record, match)
         except BaseException as e:  # a bug in the harness: stop the match, report it

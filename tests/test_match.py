@@ -80,6 +80,51 @@ def test_elo_difference():
     assert match.format_elo(math.inf, math.inf) == "+inf +/- inf"
 
 
+def test_pentanomial_elo_is_antisymmetric_and_zero_for_even_pairs():
+    assert match.pentanomial_elo([0, 0, 50, 0, 0]) == (0.0, 0.0)
+    diff, err = match.pentanomial_elo([5, 10, 50, 25, 10])
+    back, err_back = match.pentanomial_elo([10, 25, 50, 10, 5])
+    assert diff > 0 and back == pytest.approx(-diff) and err == pytest.approx(err_back)
+    assert match.pentanomial_elo([0, 0, 0, 0, 0]) == (0.0, math.inf)
+
+
+def test_sprt_bounds_and_llr_by_hand():
+    sprt = match.Sprt(0.0, 10.0)
+    lo, hi = sprt.bounds
+    assert (lo, hi) == (pytest.approx(-math.log(19)), pytest.approx(math.log(19)))
+    # mean 0.5 over 100 pairs, variance (7.5 + 0.1875 from the prior) / 102,
+    # s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387
+    s1 = 1.0 / (1.0 + 10.0 ** (-10.0 / 400.0))
+    expected = 100 * (s1 - 0.5) * (1.0 - 0.5 - s1) / (2.0 * 7.6875 / 102)
+    assert sprt.llr([10, 20, 40, 20, 10]) == pytest.approx(expected)
+    assert expected == pytest.approx(-0.1373, abs=1e-4)
+    assert sprt.llr([0, 0, 0, 0, 0]) == 0.0
+
+
+def test_sprt_decides_on_clear_results_only():
+    sprt = match.Sprt(0.0, 10.0)
+    assert sprt.verdict([1, 2, 4, 2, 1]) is None              # ten pairs, even
+    assert sprt.verdict([10, 30, 100, 60, 30]) == "H1"         # +53 Elo over 230 pairs
+    assert sprt.verdict([30, 60, 100, 30, 10]) == "H0"
+    # the same ratio of results decides only with enough pairs
+    assert sprt.verdict([1, 3, 10, 6, 3]) is None
+    # a lone identical result has no variance: the prior keeps it undecided
+    assert sprt.verdict([0, 0, 0, 0, 3]) is None
+
+
+def test_summary_says_when_the_sprt_decided():
+    def game(number, score1):
+        result = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[score1]
+        return match.GameRecord(number, "a", "b", True, "", [], result, "test")
+    result = match.MatchResult("a", "b", games=[game(1, 1.0), game(2, 0.5)],
+                               sprt=match.Sprt(0.0, 10.0))
+    assert result.summary().endswith("no decision")
+    result.verdict, result.verdict_games, result.verdict_llr = "H1", 594, 2.98
+    text = result.summary()
+    assert "pairs (0-2 points in half-points) [0, 0, 0, 1, 0]" in text
+    assert text.endswith("H1 (decided at game 594, LLR 2.98)")
+
+
 class Scripted:
     """An engine object playing a fixed sequence of moves (repeated)."""
 
