@@ -10,16 +10,29 @@ cdef u8 KIND[128]              # piece id -> side * 7 + type
 cdef u8 SQ90_TO_SQ[90]         # Python square -> mailbox square
 cdef signed char SQ_TO_SQ90[256]  # mailbox square -> Python square, -1 off the board
 
-# Direction offsets in the mailbox
-cdef int ORTH[4]               # +1, -1, +16, -16
-cdef int DIAG[4]               # +17, +15, -15, -17
-# A horse checking from a square attacks via the leg DIAG[i] away from the
-# target: the horse stands on target + HORSE_FROM[i][0 or 1].
-cdef int HORSE_FROM[4][2]
-# A horse's eight jumps from its square and the leg each one needs empty,
-# in matching order.
-cdef int HORSE_JUMP[8]
-cdef int HORSE_LEG[8]
+# Direction offsets in the mailbox, and the horse's: constants the C
+# compiler sees (static const), so a loop over them unrolls into fixed
+# offsets instead of loads from a table.
+cdef extern from *:
+    """
+    static const int ORTH[4] = {1, -1, 16, -16};
+    static const int DIAG[4] = {17, 15, -15, -17};
+    static const int HORSE_FROM[4][2] = {{18, 33}, {14, 31}, {-14, -31}, {-18, -33}};
+    static const int HORSE_JUMP[8] = {18, -14, 14, -18, 33, 31, -31, -33};
+    static const int HORSE_LEG[8] = {1, 1, -1, -1, 16, 16, -16, -16};
+    """
+    # the orthogonal and the diagonal steps
+    const int ORTH[4]
+    const int DIAG[4]
+    # A horse checking from a square attacks via the leg DIAG[i] away from
+    # the target: the horse stands on target + HORSE_FROM[i][0 or 1] (the
+    # leg plus one of the diagonal's two components).
+    const int HORSE_FROM[4][2]
+    # A horse's eight jumps from its square and the leg each one needs
+    # empty, in matching order: two steps along ORTH[i] and one across,
+    # over the leg ORTH[i].
+    const int HORSE_JUMP[8]
+    const int HORSE_LEG[8]
 # The leg of a horse on s that attacks sq, by HORSE_LEG_TO[sq - s + 256]; 0
 # when sq is no jump away from s.  (Two board points' offset tells their rank
 # and file distances apart: a file distance is at most 8 on a 16-wide board.)

@@ -86,25 +86,6 @@ cdef void _init_tables() noexcept:
         PTYPE[pc] = pt
         KIND[pc] = (pc >> 5) * 7 + pt     # ids 16..31 red, 32..47 black
 
-    ORTH[0] = 1
-    ORTH[1] = -1
-    ORTH[2] = 16
-    ORTH[3] = -16
-    DIAG[0] = 17
-    DIAG[1] = 15
-    DIAG[2] = -15
-    DIAG[3] = -17
-    # leg at target + DIAG[i]; the horse is one further step from the leg,
-    # along either of the diagonal's two components
-    for i in range(4):
-        HORSE_FROM[i][0] = DIAG[i] + (1 if (DIAG[i] & 15) == 1 else -1)
-        HORSE_FROM[i][1] = DIAG[i] + (16 if DIAG[i] > 0 else -16)
-
-    # a jump two steps along ORTH[i] and one across, over the leg ORTH[i]
-    for i in range(4):
-        for k in range(2):
-            HORSE_LEG[2 * i + k] = ORTH[i]
-            HORSE_JUMP[2 * i + k] = 2 * ORTH[i] + (16 if ORTH[i] in (1, -1) else 1) * (1 - 2 * k)
     for i in range(512):
         HORSE_LEG_TO[i] = 0
     for i in range(8):
