@@ -14,8 +14,8 @@
 #   2. check extension, quiescence at the horizon
 #   3. mate-distance pruning
 #   4. transposition table cut-off
-#   5. static evaluation, corrected by the correction history, and the
-#      "improving" flag
+#   5. static evaluation (the table's, else through a small evaluation
+#      cache), corrected by the correction history, and the "improving" flag
 #   6. razoring, reverse futility pruning, null move (not in check, not PV)
 #   7. internal iterative reduction (no hash move)
 #   8. the moves, best first (_order): late-move pruning, futility pruning
