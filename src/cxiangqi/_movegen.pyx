@@ -8,8 +8,8 @@
 from cxiangqi._types cimport *
 from cxiangqi._sigint cimport cx_sigint_stopped
 from cxiangqi._tables cimport (IN_BOARD, IN_PALACE, PTYPE, ORTH, DIAG, HORSE_JUMP,
-                               HORSE_LEG, HORSE_LEG_TO, Slide, RANK_SLIDE, FILE_SLIDE)
-from cxiangqi._position cimport Position, Undo, make_move, unmake_move, occupy_flip
+                               HORSE_LEG_TO, Slide, RANK_SLIDE, FILE_SLIDE)
+from cxiangqi._position cimport Position, Undo, make_move, unmake_move, place, unplace
 
 
 
@@ -285,10 +285,7 @@ cdef bint reaches(const u8 *b, int pc, int s, int sq, int side) noexcept nogil:
                 return b[s + DIAG[i]] == EMPTY
         return False
     if pt == HORSE:
-        for i in range(8):
-            if diff == HORSE_JUMP[i]:
-                return b[s + HORSE_LEG[i]] == EMPTY
-        return False
+        return HORSE_LEG_TO[diff + 256] != 0 and b[s + HORSE_LEG_TO[diff + 256]] == EMPTY
     if pt == PAWN:
         if diff == pawn_forward(side):
             return True
@@ -354,23 +351,9 @@ cdef bint gives_check(Position *pos, int mv) noexcept nogil:
     cdef int dst = mv >> 8
     cdef int pc = pos.board[src]
     cdef int cap = pos.board[dst]
-    pos.board[dst] = pc
-    pos.board[src] = EMPTY
-    pos.pieces[pc] = dst
-    occupy_flip(pos, src)
-    if cap == EMPTY:
-        occupy_flip(pos, dst)
-    else:
-        pos.pieces[cap] = 0
+    place(pos, src, dst, pc, cap)
     cdef bint check = in_check(pos, pos.side ^ 1)
-    occupy_flip(pos, src)
-    if cap == EMPTY:
-        occupy_flip(pos, dst)
-    else:
-        pos.pieces[cap] = dst
-    pos.pieces[pc] = src
-    pos.board[src] = pc
-    pos.board[dst] = cap
+    unplace(pos, src, dst, pc, cap)
     return check
 
 

@@ -92,6 +92,31 @@ cdef inline u64 key_after(const Position *pos, int mv) noexcept nogil:
     return key
 
 
+# The part of a move that the attack tests read: pc goes from src to dst
+# on the board, in the piece list and in the line masks, taking cap (EMPTY:
+# nothing); unplace takes it back.  make_move adds the key, the PST sums
+# and the clocks; gives_check plays only this.
+cdef inline void place(Position *pos, int src, int dst, int pc, int cap) noexcept nogil:
+    pos.board[dst] = pc
+    pos.board[src] = EMPTY
+    pos.pieces[pc] = dst
+    occupy_flip(pos, src)
+    if cap != EMPTY:
+        pos.pieces[cap] = 0
+    else:
+        occupy_flip(pos, dst)
+
+cdef inline void unplace(Position *pos, int src, int dst, int pc, int cap) noexcept nogil:
+    pos.board[src] = pc
+    pos.board[dst] = cap
+    pos.pieces[pc] = src
+    occupy_flip(pos, src)
+    if cap != EMPTY:
+        pos.pieces[cap] = dst
+    else:
+        occupy_flip(pos, dst)
+
+
 # Plays mv (assumed pseudo-legal for pos.side) and fills *u for unmake_move.
 cdef inline void make_move(Position *pos, int mv, Undo *u) noexcept nogil:
     cdef int src = mv & 255
@@ -109,18 +134,12 @@ cdef inline void make_move(Position *pos, int mv, Undo *u) noexcept nogil:
     key ^= ZOBRIST[kind][src] ^ ZOBRIST[kind][dst]
     pos.vl[pos.side] += PST[kind][dst] - PST[kind][src]
     if cap != EMPTY:
-        pos.pieces[cap] = 0
         key ^= ZOBRIST[KIND[cap]][dst]
         pos.vl[pos.side ^ 1] -= PST[KIND[cap]][dst]
         pos.halfmove = 0
     else:
         pos.halfmove += 1
-    pos.board[dst] = pc
-    pos.board[src] = EMPTY
-    pos.pieces[pc] = dst
-    occupy_flip(pos, src)
-    if cap == EMPTY:
-        occupy_flip(pos, dst)
+    place(pos, src, dst, pc, cap)
     pos.fullmove += pos.side        # after Black's move
     pos.side ^= 1
     pos.key = key
@@ -133,14 +152,7 @@ cdef inline void unmake_move(Position *pos, const Undo *u) noexcept nogil:
     cdef int pc = pos.board[dst]
     pos.side ^= 1
     pos.fullmove -= pos.side
-    pos.board[src] = pc
-    pos.pieces[pc] = src
-    pos.board[dst] = u.captured
-    occupy_flip(pos, src)
-    if u.captured != EMPTY:
-        pos.pieces[u.captured] = dst
-    else:
-        occupy_flip(pos, dst)
+    unplace(pos, src, dst, pc, u.captured)
     pos.halfmove = u.halfmove
     pos.key = u.key
     pos.vl[0] = u.vl[0]
