@@ -130,3 +130,73 @@ def test_a_library_whose_header_is_cut_short_is_one_error_for_the_file(tmp_path)
     assert error is not None and error.index is None and error.format == "cbl"
     assert "truncated CBL library" in str(error) and "rest of the file" not in str(error)
     assert isinstance(error.cause, cbr.CbrError)
+
+
+# --- a hash table larger than the memory left ----------------------------------------
+
+def test_a_hash_table_beyond_the_memory_available_is_refused_and_the_old_one_kept(monkeypatch):
+    from cxiangqi import _checks
+    engine = Engine(hash_mb=4, seed=1)
+    monkeypatch.setattr(_checks, "memory_available", lambda root="/": 20 << 20)
+    with pytest.raises(MemoryError, match=r"a 64 MB hash table does not fit the 20 MB of memory"):
+        engine.set_hash(64)
+    with pytest.raises(MemoryError, match="does not fit"):
+        Engine(hash_mb=32)
+    engine.set_hash(16)                 # fits
+    result = engine.search(Board(), Limit(depth=3))
+    assert result.move in Board().legal_moves
+
+
+def test_the_protocol_refuses_such_a_hash_and_keeps_the_old_size(monkeypatch):
+    from cxiangqi import _checks
+    from cxiangqi.protocol import EngineServer
+    monkeypatch.setattr(_checks, "memory_available", lambda root="/": 100 << 20)
+    out: list = []
+    server = EngineServer(out.append)
+    for line in ("uci", "setoption name Hash value 2000", "isready"):
+        server.handle(line)
+    assert any(line.startswith("info string error: cannot resize the hash table to 2000 MB: "
+                               "a 2000 MB hash table does not fit the 100 MB") for line in out), out
+    assert out[-1] == "readyok" and server.hash_mb == 64
+    server.handle("setoption name Hash value 32")
+    assert server.hash_mb == 32
+
+
+def test_memory_available_reads_meminfo_and_the_control_groups_limit(tmp_path):
+    from cxiangqi._checks import memory_available
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc/meminfo").write_text("MemTotal: 8000000 kB\nMemAvailable: 4000000 kB\n")
+    assert memory_available(str(tmp_path)) == 4000000 * 1024
+    (tmp_path / "proc/self").mkdir()
+    (tmp_path / "proc/self/cgroup").write_text("0::/box\n")
+    v2 = tmp_path / "sys/fs/cgroup/box"
+    v2.mkdir(parents=True)
+    (v2 / "memory.max").write_text("max\n")
+    (v2 / "memory.current").write_text("1000\n")
+    assert memory_available(str(tmp_path)) == 4000000 * 1024       # no limit
+    (v2 / "memory.max").write_text(str(1 << 30) + "\n")
+    (v2 / "memory.current").write_text(str(1 << 28) + "\n")
+    assert memory_available(str(tmp_path)) == 3 << 28                # the group's is smaller
+    (tmp_path / "proc/meminfo").write_text("garbage\n")
+    assert memory_available(str(tmp_path)) == 3 << 28
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    assert memory_available(str(empty)) is None
+    # cgroup v1: the memory controller's own hierarchy
+    v1 = tmp_path / "v1"
+    (v1 / "proc/self").mkdir(parents=True)
+    (v1 / "proc/self/cgroup").write_text("4:memory:/job\n0::/\n")
+    (v1 / "sys/fs/cgroup/memory/job").mkdir(parents=True)
+    (v1 / "sys/fs/cgroup/memory/job/memory.limit_in_bytes").write_text(str(1 << 30))
+    (v1 / "sys/fs/cgroup/memory/job/memory.usage_in_bytes").write_text(str(1 << 29))
+    assert memory_available(str(v1)) == 1 << 29
+
+
+def test_memory_available_on_this_machine_is_a_positive_number_or_unknown():
+    import sys
+    from cxiangqi._checks import memory_available
+    free = memory_available()
+    if sys.platform.startswith("linux"):
+        assert isinstance(free, int) and free > 0
+    else:
+        assert free is None or free > 0

@@ -900,6 +900,13 @@ cdef class Searcher:
         cdef size_t n = 1
         while n * 2 * sizeof(TTBucket) <= <size_t> mb * 1024 * 1024:
             n *= 2
+        # memory is promised before it is touched: a table the machine
+        # cannot hold would be granted, then the clearing memset would
+        # bring the kernel's OOM killer (the old table stays on failure)
+        free_bytes = _checks.memory_available()
+        if free_bytes is not None and n * sizeof(TTBucket) > free_bytes:
+            raise MemoryError(f"a {mb} MB hash table does not fit the {free_bytes >> 20} MB "
+                              f"of memory available")
         cdef TTBucket *buckets = <TTBucket *> cx_table_alloc(n * sizeof(TTBucket))
         if buckets == NULL:
             raise MemoryError(f"cannot allocate a {mb} MB hash table")

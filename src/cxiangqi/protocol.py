@@ -666,12 +666,14 @@ class EngineServer:
         return level
 
     def set_hash(self, mb: int) -> None:
+        # the table is allocated now (creating the engine if need be), so a
+        # size the machine cannot hold is refused here, the old one kept,
+        # and not at the next search
+        try:
+            self.engine.set_hash(mb)
+        except (MemoryError, ValueError) as e:
+            raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
         self.hash_mb = mb
-        if self._engine is not None:
-            try:
-                self._engine.set_hash(mb)
-            except (MemoryError, ValueError) as e:
-                raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
 
     def set_threads(self, n: int) -> None:
         self.threads = n
