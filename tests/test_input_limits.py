@@ -168,8 +168,8 @@ def test_memory_available_reads_meminfo_and_the_control_groups_limit(tmp_path):
     (tmp_path / "proc/meminfo").write_text("MemTotal: 8000000 kB\nMemAvailable: 4000000 kB\n")
     assert memory_available(str(tmp_path)) == 4000000 * 1024
     (tmp_path / "proc/self").mkdir()
-    (tmp_path / "proc/self/cgroup").write_text("0::/box\n")
-    v2 = tmp_path / "sys/fs/cgroup/box"
+    (tmp_path / "proc/self/cgroup").write_text("0::/slice/box\n")
+    v2 = tmp_path / "sys/fs/cgroup/slice/box"
     v2.mkdir(parents=True)
     (v2 / "memory.max").write_text("max\n")
     (v2 / "memory.current").write_text("1000\n")
@@ -177,26 +177,56 @@ def test_memory_available_reads_meminfo_and_the_control_groups_limit(tmp_path):
     (v2 / "memory.max").write_text(str(1 << 30) + "\n")
     (v2 / "memory.current").write_text(str(1 << 28) + "\n")
     assert memory_available(str(tmp_path)) == 3 << 28                # the group's is smaller
+    # file cache the kernel can drop is not counted as used
+    (v2 / "memory.stat").write_text("anon 100\ninactive_file %d\nactive_file 7\n" % (1 << 27))
+    assert memory_available(str(tmp_path)) == (3 << 28) + (1 << 27)
+    # a parent's limit binds a group without one
+    (v2 / "memory.max").write_text("max\n")
+    (tmp_path / "sys/fs/cgroup/slice/memory.max").write_text(str(1 << 29))
+    (tmp_path / "sys/fs/cgroup/slice/memory.current").write_text(str(1 << 28))
+    assert memory_available(str(tmp_path)) == 1 << 28
+    # without MemAvailable (kernels before 3.14): free memory and the page cache
+    (tmp_path / "proc/meminfo").write_text("MemFree: 100 kB\nCached: 50 kB\n")
+    (tmp_path / "sys/fs/cgroup/slice/memory.max").write_text("max")
+    assert memory_available(str(tmp_path)) == 150 * 1024
     (tmp_path / "proc/meminfo").write_text("garbage\n")
-    assert memory_available(str(tmp_path)) == 3 << 28
+    assert memory_available(str(tmp_path)) is None
     empty = tmp_path / "nothing"
     empty.mkdir()
     assert memory_available(str(empty)) is None
-    # cgroup v1: the memory controller's own hierarchy
+    # cgroup v1 (a hybrid host: the memory controller's own hierarchy), with
+    # the v1 root (no limit) and the v2 root present too
     v1 = tmp_path / "v1"
     (v1 / "proc/self").mkdir(parents=True)
-    (v1 / "proc/self/cgroup").write_text("4:memory:/job\n0::/\n")
+    (v1 / "proc/self/cgroup").write_text("4:memory:/job\n1:name=systemd:/job\n0::/\n")
     (v1 / "sys/fs/cgroup/memory/job").mkdir(parents=True)
+    (v1 / "sys/fs/cgroup/memory/memory.limit_in_bytes").write_text("9223372036854771712")
+    (v1 / "sys/fs/cgroup/memory/memory.usage_in_bytes").write_text(str(1 << 33))
     (v1 / "sys/fs/cgroup/memory/job/memory.limit_in_bytes").write_text(str(1 << 30))
     (v1 / "sys/fs/cgroup/memory/job/memory.usage_in_bytes").write_text(str(1 << 29))
-    assert memory_available(str(v1)) == 1 << 29
+    (v1 / "sys/fs/cgroup/memory/job/memory.stat").write_text("total_inactive_file 1024\n")
+    assert memory_available(str(v1)) == (1 << 29) + 1024
 
 
-def test_memory_available_on_this_machine_is_a_positive_number_or_unknown():
-    import sys
+def test_memory_available_on_this_machine_is_a_number_of_bytes_or_unknown():
     from cxiangqi._checks import memory_available
     free = memory_available()
-    if sys.platform.startswith("linux"):
-        assert isinstance(free, int) and free > 0
-    else:
-        assert free is None or free > 0
+    assert free is None or (isinstance(free, int) and free >= 0)
+
+
+def test_the_handshake_ends_even_when_the_default_table_does_not_fit(monkeypatch):
+    from cxiangqi import _checks
+    from cxiangqi.protocol import EngineServer
+    monkeypatch.setattr(_checks, "memory_available", lambda root="/": 40 << 20)
+    for protocol, ok, kind in (("uci", "uciok", "info string"),
+                               ("ucci", "ucciok", "info message")):
+        out: list = []
+        server = EngineServer(out.append)
+        server.handle(protocol)
+        assert out[-1] == ok
+        assert any(line.startswith(f"{kind} error: cannot allocate the hash table of 64 MB: "
+                                   "a 64 MB hash table does not fit the 40 MB") for line in out), out
+        server.handle("setoption name Hash value 16" if protocol == "uci" else "setoption hashsize 16")
+        server.handle("isready")
+        assert out[-1] == "readyok" and server.hash_mb == 16
+        assert not any("error" in line for line in out[-2:]), out

@@ -77,14 +77,19 @@ def memory_available(root: str = "/") -> Optional[int]:
     against it before it is allocated.  `root`: where /proc and /sys are
     (tests)."""
     found = []
+    info = {}
     try:
         with open(os.path.join(root, "proc/meminfo")) as f:
             for line in f:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-                    break
-    except (OSError, ValueError, IndexError):
+                words = line.split()
+                if len(words) >= 2 and words[1].isdigit():
+                    info[words[0].rstrip(":")] = int(words[1]) * 1024
+    except (OSError, ValueError):
         pass
+    if "MemAvailable" in info:
+        found.append(info["MemAvailable"])
+    elif "MemFree" in info:         # kernels before 3.14
+        found.append(info["MemFree"] + info.get("Cached", 0))
     left = _cgroup_left(root)
     if left is not None:
         found.append(left)
@@ -92,33 +97,60 @@ def memory_available(root: str = "/") -> Optional[int]:
 
 
 def _cgroup_left(root: str) -> Optional[int]:
-    """The control group's memory limit less its usage (cgroup v2, else v1),
-    None without a limit."""
-    paths = [""]
+    """The least that any memory limit of this process's control group and
+    its parents leaves (limit less usage, the reclaimable file cache not
+    counted as usage): cgroup v2 by the "0::" line of /proc/self/cgroup,
+    v1 by the memory controller's line, then the hierarchy's root as a
+    container sees it.  None without a limit."""
+    v2_path = v1_path = None
     try:
         with open(os.path.join(root, "proc/self/cgroup")) as f:
             for line in f:
                 parts = line.rstrip("\n").split(":", 2)
-                if len(parts) == 3 and (parts[1] == "" or "memory" in parts[1].split(",")):
-                    paths.insert(0, parts[2].lstrip("/"))
-    except OSError:
+                if len(parts) != 3:
+                    continue
+                if parts[0] == "0" and parts[1] == "":
+                    v2_path = parts[2]
+                elif "memory" in parts[1].split(","):
+                    v1_path = parts[2]
+    except (OSError, ValueError):
         pass
-    for limit_name, usage_name, sub in (("memory.max", "memory.current", ""),
-                                        ("memory.limit_in_bytes", "memory.usage_in_bytes",
-                                         "memory")):
-        for path in paths:
-            where = os.path.join(root, "sys/fs/cgroup", sub, path)
-            try:
-                with open(os.path.join(where, limit_name)) as f:
-                    limit = f.read().strip()
-                with open(os.path.join(where, usage_name)) as f:
-                    usage = int(f.read().strip())
-            except (OSError, ValueError):
-                continue
-            if limit == "max" or not limit.isdigit() or int(limit) >= 1 << 60:
-                return None         # this group has no limit
-            return max(0, int(limit) - usage)
-    return None
+    base = os.path.join(root, "sys/fs/cgroup")
+    v2 = ("memory.max", "memory.current", "inactive_file")
+    v1 = ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")
+    groups = []
+    for path, top, names in ((v2_path, base, v2), (v1_path, os.path.join(base, "memory"), v1)):
+        parts = [p for p in (path or "").split("/") if p]
+        for k in range(len(parts), -1, -1):
+            groups.append((os.path.join(top, *parts[:k]), names))
+    least = None
+    for where, (limit_name, usage_name, inactive_name) in groups:
+        try:
+            with open(os.path.join(where, limit_name)) as f:
+                limit = f.read().strip()
+            with open(os.path.join(where, usage_name)) as f:
+                usage = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        if not limit.isdigit() or int(limit) >= 1 << 60:
+            continue                # "max", or v1's "no limit"
+        left = max(0, int(limit) - usage + _stat(os.path.join(where, "memory.stat"),
+                                                 inactive_name))
+        least = left if least is None else min(least, left)
+    return least
+
+
+def _stat(path: str, name: str) -> int:
+    """The value of `name` in a memory.stat file (0 if absent)."""
+    try:
+        with open(path) as f:
+            for line in f:
+                words = line.split()
+                if len(words) == 2 and words[0] == name:
+                    return int(words[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def _range(lo: int, hi: Optional[int]) -> str:

@@ -449,7 +449,7 @@ class UciDialect(_Dialect):
         self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send("option name Ponder type check default false")
         self.send("option name OwnBook type check default false")
-        server.engine  # allocate the hash table now, not during the first search
+        server.allocate()
         self.send("uciok")
 
     def setoption(self, args: List[str]) -> None:
@@ -526,7 +526,7 @@ class UcciDialect(_Dialect):
         self.send("option randomness type combo "
                   + " ".join(f"var {n}" for n in UCCI_RANDOMNESS) + " default none")
         self.send("option newgame type button")
-        server.engine
+        server.allocate()
         self.send("ucciok")
 
     def setoption(self, args: List[str]) -> None:
@@ -665,13 +665,28 @@ class EngineServer:
             level = dataclasses.replace(level, randomness=self.randomness)
         return level
 
-    def set_hash(self, mb: int) -> None:
-        # the table is allocated now (creating the engine if need be), so a
-        # size the machine cannot hold is refused here, the old one kept,
-        # and not at the next search
+    def allocate(self) -> None:
+        """Creates the engine and its hash table now (at the handshake), not
+        during the first search; a table the machine cannot hold is an
+        error line, and the handshake still ends (a smaller Hash may fit)."""
         try:
-            self.engine.set_hash(mb)
+            self.engine
+        except MemoryError as e:
+            self.complain(f"cannot allocate the hash table of {self.hash_mb} MB: {e}")
+
+    def set_hash(self, mb: int) -> None:
+        # the table is allocated now (with the engine, if there is none
+        # yet), so a size the machine cannot hold is refused here, the old
+        # one kept, and not at the next search
+        old = self.hash_mb
+        try:
+            if self._engine is None:
+                self.hash_mb = mb
+                self.engine
+            else:
+                self._engine.set_hash(mb)
         except (MemoryError, ValueError) as e:
+            self.hash_mb = old
             raise _BadCommand(f"cannot resize the hash table to {mb} MB: {e}") from None
         self.hash_mb = mb
 
