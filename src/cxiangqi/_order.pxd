@@ -106,20 +106,25 @@ cdef inline int pick(int *mvs, int *scores, int n, int i) noexcept nogil:
 
 
 # The quiet moves' order: one int per move, its history score times
-# MAX_MOVES plus MAX_MOVES - 1 - its index in the generated list, sorted
+# KEY_SLOTS plus KEY_SLOTS - 1 - its index in the generated list, sorted
 # best first by insertion sort (picking them one by one cost a selection
 # pass per move, 11% of the search's instructions).  Keys are distinct, a
 # higher score comes first and equal scores keep the order of generation;
 # the sort moves one array, not a move and a score.  A history score stays
-# within +-3 * HIST_MAX, so the key fits an int.
+# within +-3 * HIST_MAX, so the key fits an int; no position has more than
+# 119 pseudo-legal moves (see gen_moves), so an index fits its 7 bits.
+cdef enum:
+    KEY_BITS = 7
+    KEY_SLOTS = 1 << KEY_BITS
+
 cdef inline int quiet_key(int score, int k) noexcept nogil:
-    return score * MAX_MOVES + (MAX_MOVES - 1 - k)
+    return score * KEY_SLOTS + (KEY_SLOTS - 1 - k)
 
 cdef inline int key_index(int key) noexcept nogil:
-    return MAX_MOVES - 1 - (key & (MAX_MOVES - 1))
+    return KEY_SLOTS - 1 - (key & (KEY_SLOTS - 1))
 
 cdef inline int key_score(int key) noexcept nogil:
-    return key >> 7             # floor(key / MAX_MOVES): MAX_MOVES is 1 << 7
+    return key >> KEY_BITS      # floor(key / KEY_SLOTS) (an arithmetic shift)
 
 cdef inline void sort_keys(int *keys, int n) noexcept nogil:
     cdef int k, j, x
