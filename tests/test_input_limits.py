@@ -140,11 +140,12 @@ def test_a_hash_table_beyond_the_memory_available_is_refused_and_the_old_one_kep
     monkeypatch.setattr(_checks, "memory_available", lambda root="/": 20 << 20)
     with pytest.raises(MemoryError, match=r"a 64 MB hash table does not fit the 20 MB of memory"):
         engine.set_hash(64)
+    # the refused size changed nothing: the 4 MB table searches on
+    assert engine.search(Board(), Limit(depth=3)).move in Board().legal_moves
     with pytest.raises(MemoryError, match="does not fit"):
         Engine(hash_mb=32)
     engine.set_hash(16)                 # fits
-    result = engine.search(Board(), Limit(depth=3))
-    assert result.move in Board().legal_moves
+    assert engine.search(Board(), Limit(depth=3)).move in Board().legal_moves
 
 
 def test_the_protocol_refuses_such_a_hash_and_keeps_the_old_size(monkeypatch):
