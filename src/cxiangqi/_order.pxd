@@ -94,10 +94,14 @@ cdef inline void score_moves(const History *h, const u8 *board, int side, const 
 
 
 # Swaps the best-scored of mvs[i..n) into place i and returns it.
+# (The best score so far is kept in a local, so the compiler can choose
+# with conditional moves instead of a branch it would mispredict.)
 cdef inline int pick(int *mvs, int *scores, int n, int i) noexcept nogil:
     cdef int best = i, k, t
+    cdef int m = scores[i]
     for k in range(i + 1, n):
-        if scores[k] > scores[best]:
+        if scores[k] > m:
+            m = scores[k]
             best = k
     if best != i:
         t = mvs[i]; mvs[i] = mvs[best]; mvs[best] = t
@@ -106,16 +110,20 @@ cdef inline int pick(int *mvs, int *scores, int n, int i) noexcept nogil:
 
 
 # The quiet moves' order: one int per move, its history score times
-# KEY_SLOTS plus KEY_SLOTS - 1 - its index in the generated list, sorted
-# best first by insertion sort (picking them one by one cost a selection
-# pass per move, 11% of the search's instructions).  Keys are distinct, a
-# higher score comes first and equal scores keep the order of generation;
-# the sort moves one array, not a move and a score.  A history score stays
-# within +-3 * HIST_MAX, so the key fits an int; no position has more than
-# 119 pseudo-legal moves (see gen_moves), so an index fits its 7 bits.
+# KEY_SLOTS plus KEY_SLOTS - 1 - its index in the generated list.  Keys are
+# distinct, a higher score comes first and equal scores keep the order of
+# generation.  A history score stays within +-3 * HIST_MAX, so the key fits
+# an int; no position has more than 119 pseudo-legal moves (see gen_moves),
+# so an index fits its 7 bits.  Most nodes try only a few quiet moves (a
+# cut-off, late-move pruning), so the first LAZY_PICKS are selected one by
+# one (a pass without branches to mispredict) and only the rest, if the
+# search gets that far, are sorted (insertion sort, one array); sorting all
+# at once cost ~40 mispredicted branches a node, selecting them all a pass
+# per move.  Either way the order is the same.
 cdef enum:
     KEY_BITS = 7
     KEY_SLOTS = 1 << KEY_BITS
+    LAZY_PICKS = 3
 
 cdef inline int quiet_key(int score, int k) noexcept nogil:
     return score * KEY_SLOTS + (KEY_SLOTS - 1 - k)
@@ -135,6 +143,16 @@ cdef inline void sort_keys(int *keys, int n) noexcept nogil:
             keys[j + 1] = keys[j]
             j -= 1
         keys[j + 1] = x
+
+# Swaps the largest of keys[0..n) (n >= 1) to the front.
+cdef inline void select_key(int *keys, int n) noexcept nogil:
+    cdef int k, at = 0, m = keys[0]
+    for k in range(1, n):
+        if keys[k] > m:
+            m = keys[k]
+            at = k
+    keys[at] = keys[0]
+    keys[0] = m
 
 
 # --- the staged move picker of the main search ---------------------------------
@@ -170,6 +188,7 @@ ctypedef struct MovePicker:
     int i_bad
     int score               # the ordering score of the move last returned
     bint skip_quiets        # set by the search: only quiet moves that may check
+    bint filtered           # the quiet moves left were cut to those that may check
 
 
 cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int killer2,
@@ -186,6 +205,7 @@ cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int kille
     mp.n_bad = 0
     mp.i_bad = 0
     mp.skip_quiets = False
+    mp.filtered = False
 
 
 # Keeps, in order, the moves of mvs[0..n) that may give check; returns their count.
@@ -194,6 +214,18 @@ cdef inline int keep_checking(const Position *pos, int *mvs, int n) noexcept nog
     for i in range(n):
         if may_give_check(pos, mvs[i]):
             mvs[m] = mvs[i]
+            m += 1
+    return m
+
+
+# Keeps, in order, the quiet keys of keys[0..n) whose moves may give check;
+# returns their count.
+cdef inline int keep_checking_keys(const Position *pos, const int *mvs, int *keys,
+                                   int n) noexcept nogil:
+    cdef int i, m = 0
+    for i in range(n):
+        if may_give_check(pos, mvs[key_index(keys[i])]):
+            keys[m] = keys[i]
             m += 1
     return m
 
@@ -246,19 +278,25 @@ cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h)
             mp.n = gen_moves(pos, mp.mvs, GEN_QUIETS)
             if mp.skip_quiets:
                 mp.n = keep_checking(pos, mp.mvs, mp.n)
+                mp.filtered = True
             for k in range(mp.n):
                 mp.scores[k] = quiet_key(
                     quiet_score(h, pos.board, pos.side, mp.mvs[k], mp.k1, mp.k2), k)
-            sort_keys(mp.scores, mp.n)
             mp.i = 0
             mp.stage = STAGE_QUIETS
         elif mp.stage == STAGE_QUIETS:
+            if mp.skip_quiets and not mp.filtered:
+                mp.n = mp.i + keep_checking_keys(pos, mp.mvs, mp.scores + mp.i, mp.n - mp.i)
+                mp.filtered = True
             while mp.i < mp.n:
+                if mp.i < LAZY_PICKS:
+                    select_key(mp.scores + mp.i, mp.n - mp.i)
+                elif mp.i == LAZY_PICKS:
+                    sort_keys(mp.scores + mp.i, mp.n - mp.i)
                 k = mp.scores[mp.i]
                 mv = mp.mvs[key_index(k)]
                 mp.i += 1
-                if mv == mp.hash_mv or is_special(mp, mv) \
-                        or (mp.skip_quiets and not may_give_check(pos, mv)):
+                if mv == mp.hash_mv or is_special(mp, mv):
                     continue
                 mp.score = key_score(k)
                 return mv
