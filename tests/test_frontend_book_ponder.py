@@ -161,7 +161,16 @@ def test_a_miss_stops_pondering_and_searches_the_real_position():
         assert c.ponder_rate == (1, 2)
 
 
-def test_undo_hint_and_new_game_cancel_pondering_cleanly():
+def test_undo_hint_and_new_game_cancel_pondering_cleanly(monkeypatch):
+    # "normal" (level 5) as it plays, without its random second-best picks
+    # and overlooked replies, so that every answer has a reply in mind: this
+    # test is about cancelling the pondering, not about which move the
+    # level's dice choose (they follow the evaluation's weights)
+    from dataclasses import replace
+    from cxiangqi import engine as _engine
+    for name in ("5", "normal"):
+        monkeypatch.setitem(_engine.LEVELS, name,
+                            replace(_engine.LEVELS[name], randomness=0, oversight=0.0))
     engine = CountingEngine()
     c = make(engine, level="normal", book=False)
     assert c.play(M("h2e2")) and c.wait_idle(WAIT)
