@@ -430,7 +430,7 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 123_136
+BENCH_NODES = 115_483
 
 
 def test_bench_signature_is_the_recorded_one():
@@ -569,10 +569,19 @@ def test_correction_history_is_learnt_bounded_and_cleared():
 def test_correction_history_off_is_the_search_before_it(monkeypatch):
     # corr=0,corr_np=0 switches the corrections off: the tree is the one of
     # the build before them (its signature, 128,630, with the weights of then;
-    # 152,349 with today's)
+    # 152,349 with today's, and without the quiescence futility that came
+    # after them)
     from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "corr=0,corr_np=0")
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "corr=0,corr_np=0,qs_fut=0")
     assert bench(8)["nodes"] == 152_349
+
+
+def test_quiescence_futility_off_is_the_search_before_it(monkeypatch):
+    # qs_fut=0 makes every capture that survives SEE again: the tree of the
+    # build before the futility margin, signature 123,136
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "qs_fut=0")
+    assert bench(8)["nodes"] == 123_136
 
 
 def test_piece_corrections_add_to_the_structures():

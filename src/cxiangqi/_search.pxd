@@ -44,6 +44,7 @@ cdef enum:
     P_QS_TT                 # quiescence plies that probe and store the table (0: none)
     P_CORR                  # percent of the structure's correction added to the static evaluation (0: off)
     P_CORR_NP               # percent of each colour's piece correction added (0: off)
+    P_QS_FUT                # quiescence futility margin over the victim's value (0: off)
     N_PARAMS
 
 

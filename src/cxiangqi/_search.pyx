@@ -40,7 +40,7 @@ from cxiangqi import _checks, _interrupt
 
 from cxiangqi._types cimport *
 from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
-from cxiangqi._tables cimport PTYPE, KIND, SQ_TO_SQ90, SQ90_TO_SQ, ZOBRIST
+from cxiangqi._tables cimport PTYPE, KIND, PST, SQ_TO_SQ90, SQ90_TO_SQ, ZOBRIST
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null, key_after,
                                  unmake_null)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal, gives_check,
@@ -113,8 +113,8 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
-               "corr_np"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50]
+               "corr_np", "qs_fut"]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50, 200]
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
@@ -438,10 +438,23 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
                 st.killers[ply][0], st.killers[ply][1], 0, st.mkey[ply], -1)
     cdef KingGuard g
     guard_init(pos, &g, checked)
+    # futility (delta pruning): a capture that cannot lift the standing
+    # score to alpha even with the victim's whole value (material and
+    # placement, the larger of its two phases) and a margin is not made,
+    # unless it checks
+    cdef bint futile = not checked and st.params[P_QS_FUT] > 0
+    cdef int fut, v
     for i in range(n):
         mv = pick(mvs, scores, n, i)
         if not checked and st.params[P_QS_SEE] and not see_ge(pos, mv, 0):
             continue
+        if futile:
+            v = PST[KIND[pos.board[mv >> 8]]][mv >> 8]
+            fut = stand + st.params[P_QS_FUT] + (mg_of(v) if mg_of(v) > eg_of(v) else eg_of(v))
+            if fut <= alpha and not (may_give_check(pos, mv) and gives_check(pos, mv)):
+                if fut > best:
+                    best = fut
+                continue
         if qply + 1 < st.params[P_QS_TT]:
             tt_prefetch(&st.tt, key_after(pos, mv))
         if not step(st, mv, &g):
