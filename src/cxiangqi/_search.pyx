@@ -53,7 +53,7 @@ from cxiangqi._eval cimport (evaluate, eval_trace, T_SIZE, EVAL_PARTS,
 from cxiangqi import _eval
 from cxiangqi._see cimport see_ge, SEE_VALUE
 from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch, TT_UPPER,
-                           TT_LOWER, TT_EXACT, TT_GENERATIONS)
+                           TT_LOWER, TT_EXACT, TT_GENERATIONS, tt_gen_of)
 from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, CORR_SIZE, CORR_GRAIN, CORR_MAX,
                               SCORE_HASH, SCORE_GOOD_CAPTURE,
                               SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
@@ -113,8 +113,8 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
-               "corr_np", "qs_fut"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50, 200]
+               "corr_np", "qs_fut", "ttpv"]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50, 200, 0]
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
@@ -402,7 +402,9 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
     cdef bint use_tt = qply < st.params[P_QS_TT]
     cdef bint found = use_tt and tt_probe(&st.tt, pos.key, &hit)
     cdef int tt_score = 0
+    cdef bint tt_pv = pv_node
     if found:
+        tt_pv = tt_pv or hit.pv
         tt_score = score_from_tt(hit.score, ply)
         if not pv_node and (hit.bound == TT_EXACT or (hit.bound == TT_LOWER and tt_score >= beta)
                             or (hit.bound == TT_UPPER and tt_score <= alpha)):
@@ -429,7 +431,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
             best = tt_score
         if best >= beta:
             if use_tt and not found:
-                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), raw, -1, TT_LOWER)
+                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), raw, -1, TT_LOWER, pv_node)
             return best
         if best > alpha:
             alpha = best
@@ -477,7 +479,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
     if use_tt:
         tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), raw, -1,
                  TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
-                                                else TT_UPPER))
+                                                else TT_UPPER), tt_pv)
     return best
 
 
@@ -523,7 +525,10 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef TTHit hit
     cdef bint found = excluded == 0 and tt_probe(&st.tt, pos.key, &hit)
     cdef int hash_mv = 0, tt_score = 0
+    # tt_pv: on a principal variation now or (says the table) before
+    cdef bint tt_pv = pv_node
     if found:
+        tt_pv = tt_pv or hit.pv
         tt_score = score_from_tt(hit.score, ply)
         hash_mv = hit.mv
         if hash_mv and not is_pseudo_legal(pos, hash_mv):
@@ -573,7 +578,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             if score <= alpha:
                 return score
         # reverse futility: so far above beta that a quiet move will not fall below
-        if prm[P_RFP] and depth <= 7 and abs(beta) < WIN \
+        if prm[P_RFP] and depth <= 7 and abs(beta) < WIN and not (tt_pv and prm[P_TTPV] & 2) \
                 and eval_ - prm[P_RFP] * (depth - improving) >= beta:
             return eval_
         # null move: if passing still fails high, so will a real move
@@ -696,7 +701,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             r = st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
             r += not improving
             r += cut_node
-            r -= pv_node
+            r -= tt_pv if prm[P_TTPV] & 1 else pv_node
             if mscore >= SCORE_KILLER and quiet:
                 r -= 1
             if quiet and mscore < SCORE_KILLER:
@@ -747,7 +752,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             corr_update(&cr, best - static_eval, depth)
         tt_store(&st.tt, pos.key, best_mv, score_to_tt(best, ply), raw_eval, depth,
                  TT_LOWER if best >= beta else (TT_EXACT if pv_node and best > old_alpha
-                                                else TT_UPPER))
+                                                else TT_UPPER), tt_pv)
     return best
 
 
@@ -978,7 +983,7 @@ cdef class Searcher:
         for i in range(n):
             for k in range(2):
                 if self.st.tt.buckets[i].slot[k].data != 0 and \
-                        (self.st.tt.buckets[i].slot[k].data >> 58) == <u64> self.st.tt.generation:
+                        tt_gen_of(self.st.tt.buckets[i].slot[k].data) == self.st.tt.generation:
                     used += 1
         return used * 1000 // (2 * n)
 

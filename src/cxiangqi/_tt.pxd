@@ -8,7 +8,7 @@
 # key mismatch, never as a wrong move, so threads may share one table
 # without locks.  Data layout, low bits first:
 #   move 16 | score 16 (signed) | static eval 16 (signed) | depth 8 (+ 64)
-#   | bound 2 | generation 6
+#   | bound 2 | pv 1 (the position was on a principal variation) | generation 5
 
 from cxiangqi._types cimport u64
 
@@ -17,7 +17,7 @@ cdef enum:
     TT_LOWER = 2            # score >= stored (fail high)
     TT_EXACT = 3
     TT_DEPTH_OFFSET = 64
-    TT_GENERATIONS = 64
+    TT_GENERATIONS = 32
 
 ctypedef struct TTEntry:
     u64 check               # key ^ data
@@ -32,6 +32,7 @@ ctypedef struct TTHit:
     int eval
     int depth
     int bound
+    bint pv                 # stored by a PV node, or by a node whose entry had it
 
 ctypedef struct TT:
     TTBucket *buckets
@@ -39,19 +40,21 @@ ctypedef struct TT:
     int generation          # of the current search, 0..TT_GENERATIONS-1
 
 
-cdef inline u64 tt_pack(int mv, int score, int ev, int depth, int bound, int gen) noexcept nogil:
+cdef inline u64 tt_pack(int mv, int score, int ev, int depth, int bound, bint pv,
+                        int gen) noexcept nogil:
     return (<u64> (mv & 0xffff)
             | (<u64> (score & 0xffff)) << 16
             | (<u64> (ev & 0xffff)) << 32
             | (<u64> ((depth + TT_DEPTH_OFFSET) & 0xff)) << 48
             | (<u64> (bound & 3)) << 56
-            | (<u64> (gen & 63)) << 58)
+            | (<u64> (pv & 1)) << 58
+            | (<u64> (gen & 31)) << 59)
 
 cdef inline int tt_depth_of(u64 data) noexcept nogil:
     return <int> ((data >> 48) & 0xff) - TT_DEPTH_OFFSET
 
 cdef inline int tt_gen_of(u64 data) noexcept nogil:
-    return <int> (data >> 58)
+    return <int> (data >> 59)
 
 
 # Fills *hit and returns True when key is in the table.
@@ -67,6 +70,7 @@ cdef inline bint tt_probe(const TT *tt, u64 key, TTHit *hit) noexcept nogil:
             hit.eval = <int> (<short> ((data >> 32) & 0xffff))
             hit.depth = tt_depth_of(data)
             hit.bound = <int> ((data >> 56) & 3)
+            hit.pv = <bint> ((data >> 58) & 1)
             return True
     return False
 
@@ -74,7 +78,7 @@ cdef inline bint tt_probe(const TT *tt, u64 key, TTHit *hit) noexcept nogil:
 # Stores a search result.  A result without a move keeps the move stored
 # before for the same position.
 cdef inline void tt_store(TT *tt, u64 key, int mv, int score, int ev, int depth,
-                          int bound) noexcept nogil:
+                          int bound, bint pv) noexcept nogil:
     cdef TTBucket *b = &tt.buckets[key & tt.mask]
     cdef TTEntry *e = &b.slot[0]
     cdef u64 old = e.data
@@ -88,7 +92,7 @@ cdef inline void tt_store(TT *tt, u64 key, int mv, int score, int ev, int depth,
         same = (e.check ^ old) == key
     if mv == 0 and same:
         mv = <int> (old & 0xffff)
-    cdef u64 data = tt_pack(mv, score, ev, depth, bound, tt.generation)
+    cdef u64 data = tt_pack(mv, score, ev, depth, bound, pv, tt.generation)
     e.data = data
     e.check = key ^ data
 
