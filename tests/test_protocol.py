@@ -495,6 +495,30 @@ def test_garbage_is_answered_and_ignored(engine, protocol):
     assert engine.proc.poll() is None
 
 
+def test_ucci_probe_answers_what_the_table_holds(engine):
+    handshake(engine, "ucci")
+    engine.send("probe startpos")
+    assert engine.expect("pophash")[-1] == "pophash"        # nothing searched yet
+    engine.send("position startpos", "go depth 6")
+    words = bestmove(engine.read_until(lambda l: "bestmove" in l))
+    assert words[0] == "bestmove" and words[2] == "ponder"
+    # the position after the best move was on the principal variation:
+    # an exact score (both bounds, the same value) searched 5 plies deep,
+    # and its best move is the expected reply
+    engine.send(f"probe startpos moves {words[1]}")
+    answer = engine.expect("pophash")[-1].split()
+    assert answer[:3] == ["pophash", "bestmove", words[3]]
+    assert answer[3] == "lowerbound" and answer[5:7] == ["depth", "5"]
+    assert answer[7] == "upperbound" and answer[9:11] == ["depth", "5"]
+    assert answer[4] == answer[8] and len(answer) == 11
+    # a bad position is an error, and the engine goes on
+    engine.send("probe startpos moves h2e9")
+    assert engine.read_until(lambda l: l.startswith("info message "))[-1].startswith(
+        "info message error: ")
+    engine.send("probe fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")        # never searched
+    assert engine.expect("pophash")[-1] == "pophash"
+
+
 @pytest.mark.parametrize("protocol", ["uci", "ucci"])
 def test_go_after_a_bad_position_answers_no_move(engine, protocol):
     handshake(engine, protocol)

@@ -15,8 +15,8 @@ import pytest
 
 import cxiangqi
 from cxiangqi import Board, Move
-from cxiangqi.engine import (BAN_SCORE, LEVELS, Engine, Level, Limit, SearchInfo, level_named,
-                             mate_in)
+from cxiangqi.engine import (BAN_SCORE, LEVELS, Engine, Level, Limit, SearchInfo, TableEntry,
+                             level_named, mate_in)
 
 from conftest import games, positions
 
@@ -538,6 +538,32 @@ def test_a_searchers_parameters_do_not_reach_another_searcher():
         return first.nodes
 
     assert nodes(False) == nodes(True)
+
+
+# --- the transposition table, probed ------------------------------------------------------------
+
+def test_probe_shows_what_the_search_left_in_the_table():
+    engine = Engine(hash_mb=16)
+    board = Board()
+    assert engine.probe(board) is None                  # an empty table
+    result = engine.search(board, Limit(depth=8))
+    assert engine.probe(board) is None                  # the root is not stored
+    # one ply down the principal variation: an exact score, the negated
+    # root score, 7 plies deep, the expected reply, marked as a PV node
+    after = board.copy()
+    after.push(result.move)
+    assert engine.probe(after) == TableEntry(result.pv[1], -result.score, None, "exact", 7, True)
+    # a poor first move (a rook lift that gives up the horse): refuted with a
+    # null window, a lower bound for the opponent, never on a PV
+    poor = board.copy()
+    poor.push_iccs("a0a1")
+    entry = engine.probe(poor)
+    assert entry is not None and entry.bound == "lower" and not entry.pv
+    assert entry.move is not None and poor.is_legal(entry.move)
+    engine.new_game()
+    assert engine.probe(after) is None
+    with pytest.raises(TypeError):
+        engine.probe("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
 
 
 # --- correction history -------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from cxiangqi import _checks, _interrupt
 
 from cxiangqi._types cimport *
 from cxiangqi._sigint cimport sigint_catch, cx_sigint_release
-from cxiangqi._tables cimport PTYPE, KIND, PST, SQ_TO_SQ90, SQ90_TO_SQ, ZOBRIST
+from cxiangqi._tables cimport PTYPE, KIND, PST, SQ_TO_SQ90, SQ90_TO_SQ, ZOBRIST, IN_BOARD
 from cxiangqi._position cimport (Position, Undo, make_move, unmake_move, make_null, key_after,
                                  unmake_null)
 from cxiangqi._movegen cimport (gen_moves, gen_legal, in_check, is_pseudo_legal, gives_check,
@@ -986,6 +986,22 @@ cdef class Searcher:
                         tt_gen_of(self.st.tt.buckets[i].slot[k].data) == self.st.tt.generation:
                     used += 1
         return used * 1000 // (2 * n)
+
+    def probe(self, PyPosition position not None):
+        """The table's entry for position: (move as from * 90 + to, or None;
+        score; static evaluation or None; depth (-1: quiescence); bound, 1
+        upper / 2 lower / 3 exact; pv flag), or None.  Only reads the table
+        (with the GIL, so no resize meets it); safe while a search writes to
+        it.  The move is as stored: not checked for legality."""
+        cdef TTHit hit
+        if not tt_probe(&self.st.tt, position.pos.key, &hit):
+            return None
+        cdef int src = hit.mv & 255, dst = (hit.mv >> 8) & 255
+        code = None
+        if hit.mv and IN_BOARD[src] and IN_BOARD[dst] and src != dst:
+            code = SQ_TO_SQ90[src] * 90 + SQ_TO_SQ90[dst]
+        return (code, hit.score, None if hit.eval == NO_EVAL else hit.eval, hit.depth,
+                hit.bound, bool(hit.pv))
 
     def correction(self, PyPosition position not None):
         """What the correction histories add to position's static evaluation

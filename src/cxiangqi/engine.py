@@ -48,7 +48,7 @@ from .external import (EngineError, EngineTerminatedError, EngineTimeoutError, E
                        IllegalEngineMoveError, PlayResult)
 from .move import MOVES, Move
 
-__all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "Level", "LEVELS",
+__all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "TableEntry", "Level", "LEVELS",
            "LEVEL_ELO", "LEVEL_ALIASES", "level_named", "MATE_SCORE", "bench", "BENCH_FENS", "ExternalEngine",
            "EngineError", "EngineTerminatedError", "EngineTimeoutError", "IllegalEngineMoveError",
            "PlayResult"]
@@ -256,6 +256,26 @@ class SearchResult:
         return self.pv[1] if len(self.pv) > 1 else None
 
 
+@dataclass(frozen=True)
+class TableEntry:
+    """What the transposition table holds for a position (Engine.probe).
+    ``score`` is in centipawns from the side to move's point of view, exact
+    or a bound as ``bound`` says: "exact", "lower" (the position is worth at
+    least that) or "upper" (at most that); ``mate`` as in SearchResult.
+    ``depth`` is the depth searched (0: the quiescence search), ``pv`` says
+    that the position was on a principal variation when stored."""
+
+    move: Optional[Move]
+    score: int
+    mate: Optional[int]
+    bound: str
+    depth: int
+    pv: bool
+
+
+_BOUNDS = {1: "upper", 2: "lower", 3: "exact"}
+
+
 class _HelperGroup:
     """The helper threads of one Lazy SMP search.  Each helper deepens on
     its own (in C, without the GIL: Searcher.run_helper) with the full
@@ -357,6 +377,22 @@ class Engine:
         if not isinstance(board, Board):
             raise TypeError(f"expected a Board, got {type(board).__name__}")
         return self._searcher.evaluate(board._core)
+
+    def probe(self, board: Board) -> Optional[TableEntry]:
+        """What the transposition table holds for the board's position, or
+        None.  Only reads the table, so it may be called while a search runs
+        (it sees the table as it is at that moment).  The move is given only
+        when it is legal on the board."""
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a Board, got {type(board).__name__}")
+        found = self._searcher.probe(board._core)
+        if found is None:
+            return None
+        code, score, _eval, depth, bound, pv = found
+        move = MOVES[code] if code is not None else None
+        if move is not None and not board.is_legal(move):
+            move = None
+        return TableEntry(move, score, mate_in(score), _BOUNDS[bound], max(depth, 0), pv)
 
     def new_game(self) -> None:
         """Clears the hash table, killer moves and history."""

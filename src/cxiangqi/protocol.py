@@ -13,9 +13,11 @@ command picks the protocol, and with it one of two classes that speak it
     ``banmoves ...``, ``go [ponder | draw] {depth N | nodes N | time T
     [movestogo N | increment I] [opptime T [oppmovestogo N | oppincrement I]]
     | movetime T | infinite}`` (``movetime`` is not UCCI's own but is
-    understood), ``ponderhit [draw]``, ``stop``, ``probe``, ``quit``; answers
-    ``info depth .. score .. pv ..``, ``info time .. nodes ..``, ``bestmove M
-    [ponder P] [draw]``, ``nobestmove``, ``bye``.  Times are milliseconds
+    understood), ``ponderhit [draw]``, ``stop``, ``probe {fen F | startpos}
+    [moves ...]``, ``quit``; answers ``info depth .. score .. pv ..``, ``info
+    time .. nodes ..``, ``bestmove M [ponder P] [draw]``, ``nobestmove``,
+    ``pophash [bestmove M] [lowerbound V depth D] [upperbound V depth D]``
+    (what the hash table holds for the probed position), ``bye``.  Times are milliseconds
     (the engine announces ``usemillisec``, default true); after ``setoption
     usemillisec false`` they are seconds.  Problems are reported as ``info
     message error: ...`` (UCCI's own free-text info).
@@ -970,10 +972,21 @@ class EngineServer:
         job.ponderhit()
 
     def _cmd_probe(self, args: List[str]) -> None:
-        # UCCI debugging aid: the hash table cannot be inspected from here,
-        # so every probe misses
-        _parse_position(args)
-        self.send("pophash")
+        # UCCI debugging aid: what the hash table holds for the position, as
+        # ElephantEye answers it (a bare "pophash" when it holds nothing);
+        # allowed during a search, which it does not disturb
+        board = _parse_position(args)
+        entry = self.engine.probe(board)
+        words = ["pophash"]
+        if entry is not None:
+            if entry.move is not None:
+                words += ["bestmove", entry.move.iccs()]
+            score = _wire.to_ucci_score(entry.score, entry.mate)
+            if entry.bound in ("lower", "exact"):
+                words += ["lowerbound", str(score), "depth", str(entry.depth)]
+            if entry.bound in ("upper", "exact"):
+                words += ["upperbound", str(score), "depth", str(entry.depth)]
+        self.send(" ".join(words))
 
     def report_info(self, info: SearchInfo) -> None:
         """Progress from the worker thread, after each iteration."""
