@@ -45,8 +45,6 @@ cdef enum:
     P_CORR                  # percent of the structure's correction added to the static evaluation (0: off)
     P_CORR_NP               # percent of each colour's piece correction added (0: off)
     P_QS_FUT                # quiescence futility margin over the victim's value (0: off)
-    P_TTPV                  # nodes the table marks as once on a PV: bit 1, one ply less
-                            # reduction; bit 2, no reverse futility (0: off)
     N_PARAMS
 
 

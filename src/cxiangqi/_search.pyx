@@ -113,8 +113,8 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
-               "corr_np", "qs_fut", "ttpv"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50, 200, 0]
+               "corr_np", "qs_fut"]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50, 200]
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
@@ -525,7 +525,9 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef TTHit hit
     cdef bint found = excluded == 0 and tt_probe(&st.tt, pos.key, &hit)
     cdef int hash_mv = 0, tt_score = 0
-    # tt_pv: on a principal variation now or (says the table) before
+    # tt_pv: on a principal variation now or (says the table) before; kept
+    # in the table for Engine.probe (reducing less at such nodes, as
+    # Stockfish's ttPv, was tried and not kept: README)
     cdef bint tt_pv = pv_node
     if found:
         tt_pv = tt_pv or hit.pv
@@ -578,7 +580,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             if score <= alpha:
                 return score
         # reverse futility: so far above beta that a quiet move will not fall below
-        if prm[P_RFP] and depth <= 7 and abs(beta) < WIN and not (tt_pv and prm[P_TTPV] & 2) \
+        if prm[P_RFP] and depth <= 7 and abs(beta) < WIN \
                 and eval_ - prm[P_RFP] * (depth - improving) >= beta:
             return eval_
         # null move: if passing still fails high, so will a real move
@@ -701,7 +703,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             r = st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
             r += not improving
             r += cut_node
-            r -= tt_pv if prm[P_TTPV] & 1 else pv_node
+            r -= pv_node
             if mscore >= SCORE_KILLER and quiet:
                 r -= 1
             if quiet and mscore < SCORE_KILLER:
