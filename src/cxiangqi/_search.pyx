@@ -996,8 +996,8 @@ cdef class Searcher:
         (with the GIL, so no resize meets it); safe while a search writes to
         it.  The move is as stored: not checked for legality."""
         cdef TTHit hit
-        if not tt_probe(&self.st.tt, position.pos.key, &hit):
-            return None
+        if not tt_probe(&self.st.tt, position.pos.key, &hit) or hit.bound == 0:
+            return None             # (bound 0: an empty slot that matched a key of 0)
         cdef int src = hit.mv & 255, dst = (hit.mv >> 8) & 255
         code = None
         if hit.mv and IN_BOARD[src] and IN_BOARD[dst] and src != dst:
