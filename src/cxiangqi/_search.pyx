@@ -138,6 +138,15 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+# A move as Python sees it, from * 90 + to (cxiangqi.move.MOVES), or -1 when
+# either square is off the board (a table entry's move is not checked).
+cdef inline int move_code(int mv) noexcept nogil:
+    cdef int src = mv & 255, dst = (mv >> 8) & 255
+    if not (IN_BOARD[src] and IN_BOARD[dst]) or src == dst:
+        return -1
+    return SQ_TO_SQ90[src] * 90 + SQ_TO_SQ90[dst]
+
+
 # --- scores in the table ----------------------------------------------------
 
 # Mate scores are stored relative to the node, not the root.
@@ -431,7 +440,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
             best = tt_score
         if best >= beta:
             if use_tt and not found:
-                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), raw, -1, TT_LOWER, pv_node)
+                tt_store(&st.tt, pos.key, 0, score_to_tt(best, ply), raw, -1, TT_LOWER, tt_pv)
             return best
         if best > alpha:
             alpha = best
@@ -998,11 +1007,8 @@ cdef class Searcher:
         cdef TTHit hit
         if not tt_probe(&self.st.tt, position.pos.key, &hit) or hit.bound == 0:
             return None             # (bound 0: an empty slot that matched a key of 0)
-        cdef int src = hit.mv & 255, dst = (hit.mv >> 8) & 255
-        code = None
-        if hit.mv and IN_BOARD[src] and IN_BOARD[dst] and src != dst:
-            code = SQ_TO_SQ90[src] * 90 + SQ_TO_SQ90[dst]
-        return (code, hit.score, None if hit.eval == NO_EVAL else hit.eval, hit.depth,
+        cdef int code = move_code(hit.mv)
+        return (None if code < 0 else code, hit.score, None if hit.eval == NO_EVAL else hit.eval, hit.depth,
                 hit.bound, bool(hit.pv))
 
     def correction(self, PyPosition position not None):
@@ -1048,7 +1054,7 @@ cdef class Searcher:
         cdef set skip = set(excluded)
         st.n_root = 0
         for i in range(n):
-            if SQ_TO_SQ90[mvs[i] & 255] * 90 + SQ_TO_SQ90[mvs[i] >> 8] not in skip:
+            if move_code(mvs[i]) not in skip:
                 st.root_moves[st.n_root] = mvs[i]
                 st.root_scores[st.n_root] = 0
                 st.n_root += 1
@@ -1159,7 +1165,7 @@ cdef class Searcher:
         cdef int mv = self.st.best_mv
         if mv == 0:
             return None
-        return SQ_TO_SQ90[mv & 255] * 90 + SQ_TO_SQ90[mv >> 8]
+        return move_code(mv)
 
     def pv(self):
         """Principal variation of the last completed root update."""
@@ -1167,12 +1173,11 @@ cdef class Searcher:
         cdef list out = []
         for k in range(self.st.pv_len[0]):
             mv = self.st.pv[0][k]
-            out.append(SQ_TO_SQ90[mv & 255] * 90 + SQ_TO_SQ90[mv >> 8])
+            out.append(move_code(mv))
         return out
 
     def root_moves(self):
-        return [SQ_TO_SQ90[self.st.root_moves[i] & 255] * 90 + SQ_TO_SQ90[self.st.root_moves[i] >> 8]
-                for i in range(self.st.n_root)]
+        return [move_code(self.st.root_moves[i]) for i in range(self.st.n_root)]
 
     @property
     def nodes(self):
@@ -1195,7 +1200,7 @@ cdef class Searcher:
         cdef int n
         with nogil:
             n = quiet_line(self.st, out, MAX_PLY)
-        return [SQ_TO_SQ90[out[k] & 255] * 90 + SQ_TO_SQ90[out[k] >> 8] for k in range(n)]
+        return [move_code(out[k]) for k in range(n)]
 
 
 def see_at_least(PyPosition position not None, int move, int threshold):
