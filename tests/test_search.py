@@ -508,6 +508,7 @@ def test_a_bad_oversight_is_refused(oversight):
     ("rfp=70,lmp", "use name=value"),
     ("rfp=70,lmp=1000000", "out of range"),
     ("rfp=70,lmr_div=0", "must be positive"),
+    ("rfp=70,singular=-1", "must not be negative"),
 ])
 def test_bad_search_parameters_change_nothing(spec, message):
     from cxiangqi._search import Searcher

@@ -38,7 +38,7 @@ cdef enum:
     P_LMR_DIV               # LMR table divisor, x100
     P_HIST_DIV              # history points per ply of LMR adjustment
     P_IIR                   # 1: internal iterative reduction on
-    P_SINGULAR              # 1: singular extensions on
+    P_SINGULAR              # singular extensions from this depth on (0: off)
     P_QS_SEE                # 1: skip losing captures in quiescence (by SEE)
     P_CONT                  # 1: continuation history in ordering and LMR
     P_QS_TT                 # quiescence plies that probe and store the table (0: none)

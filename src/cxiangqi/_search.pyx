@@ -114,7 +114,7 @@ cdef extern from *:
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 1, 1, 1, 1, 50, 50, 200]
+PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200]
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
@@ -685,8 +685,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
 
         # 8b. singular extension: is the hash move much better than the rest?
         ext = 0
-        if prm[P_SINGULAR] and not st.smp and mv == hash_mv and depth >= 8 and ply > 0 \
-                and excluded == 0 \
+        if prm[P_SINGULAR] and not st.smp and mv == hash_mv and depth >= prm[P_SINGULAR] \
+                and ply > 0 and excluded == 0 \
                 and (hit.bound & TT_LOWER) and hit.depth >= depth - 3 and abs(tt_score) < WIN \
                 and ply < 2 * st.root_depth:
             sbeta = tt_score - 2 * depth
@@ -914,6 +914,9 @@ cdef class Searcher:
                 raise ValueError(f"bad search parameter {item!r}: out of range (|value| <= 100000)")
             if name in ("lmr_div", "hist_div") and v <= 0:
                 raise ValueError(f"{name} must be positive")
+            if name == "singular" and v < 0:
+                raise ValueError("singular is the least depth of a singular extension, or 0 "
+                                 "for none: it must not be negative")
             values[name] = v
         for name, v in values.items():
             self.st.params[PARAM_NAMES.index(name)] = v
