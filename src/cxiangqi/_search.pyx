@@ -1008,11 +1008,11 @@ cdef class Searcher:
         (with the GIL, so no resize meets it); safe while a search writes to
         it.  The move is as stored: not checked for legality."""
         cdef TTHit hit
-        if not tt_probe(&self.st.tt, position.pos.key, &hit) or hit.bound == 0:
-            return None             # (bound 0: an empty slot that matched a key of 0)
+        if not tt_probe(&self.st.tt, position.pos.key, &hit):
+            return None
         cdef int code = move_code(hit.mv)
-        return (None if code < 0 else code, hit.score, None if hit.eval == NO_EVAL else hit.eval, hit.depth,
-                hit.bound, bool(hit.pv))
+        return (None if code < 0 else code, hit.score,
+                None if hit.eval == NO_EVAL else hit.eval, hit.depth, hit.bound, bool(hit.pv))
 
     def correction(self, PyPosition position not None):
         """What the correction histories add to position's static evaluation

@@ -57,14 +57,16 @@ cdef inline int tt_gen_of(u64 data) noexcept nogil:
     return <int> (data >> 59)
 
 
-# Fills *hit and returns True when key is in the table.
+# Fills *hit and returns True when key is in the table.  A stored entry's
+# data is never 0 (its bound is 1 to 3), so an empty slot, whose check and
+# data are 0, is a miss also for a key of 0.
 cdef inline bint tt_probe(const TT *tt, u64 key, TTHit *hit) noexcept nogil:
     cdef const TTBucket *b = &tt.buckets[key & tt.mask]
     cdef u64 data
     cdef int i
     for i in range(2):
         data = b.slot[i].data
-        if b.slot[i].check ^ data == key:
+        if b.slot[i].check ^ data == key and data != 0:
             hit.mv = <int> (data & 0xffff)
             hit.score = <int> (<short> ((data >> 16) & 0xffff))
             hit.eval = <int> (<short> ((data >> 32) & 0xffff))
