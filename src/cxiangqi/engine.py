@@ -48,10 +48,10 @@ from .external import (EngineError, EngineTerminatedError, EngineTimeoutError, E
                        IllegalEngineMoveError, PlayResult)
 from .move import MOVES, Move
 
-__all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "TableEntry", "Level",
-           "LEVELS", "LEVEL_ELO", "LEVEL_ALIASES", "level_named", "MATE_SCORE", "bench", "BENCH_FENS",
-           "ExternalEngine", "EngineError", "EngineTerminatedError", "EngineTimeoutError",
-           "IllegalEngineMoveError", "PlayResult"]
+__all__ = ["Engine", "PonderSearch", "Limit", "SearchInfo", "SearchResult", "TableEntry",
+           "Level", "LEVELS", "LEVEL_ELO", "LEVEL_ALIASES", "level_named", "MATE_SCORE", "bench",
+           "BENCH_FENS", "ExternalEngine", "EngineError", "EngineTerminatedError",
+           "EngineTimeoutError", "IllegalEngineMoveError", "PlayResult"]
 
 # time kept in hand on every move, for the protocol round trip
 MOVE_OVERHEAD = 0.03

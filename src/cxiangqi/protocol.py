@@ -19,8 +19,8 @@ command picks the protocol, and with it one of two classes that speak it
     ``pophash [bestmove M] [lowerbound V depth D] [upperbound V depth D]``
     (what the hash table holds for the probed position), ``bye``.  Times are
     milliseconds (the engine announces ``usemillisec``, default true); after
-    ``setoption usemillisec false`` they are seconds.  Problems are reported as ``info
-    message error: ...`` (UCCI's own free-text info).
+    ``setoption usemillisec false`` they are seconds.  Problems are reported
+    as ``info message error: ...`` (UCCI's own free-text info).
 ``uci`` (:class:`UciDialect`)
     UCI as Pikafish speaks it for xiangqi (squares ``a0``..``i9``, rank 0 on
     Red's side, ``w`` = Red): options Hash, Clear Hash, MultiPV, Skill Level,
