@@ -115,6 +115,13 @@ PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capt
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut"]
 PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200]
+# the parameters with a least value (set_params refuses less), and why
+PARAM_LEAST = {
+    "lmr_div": (1, "must be positive (it divides)"),
+    "hist_div": (1, "must be positive (it divides)"),
+    "singular": (0, "is the least depth of a singular extension, or 0 for none: it must not "
+                    "be negative"),
+}
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
 # Stockfish), rebuilt when the searcher's divisor changes.  (One table
@@ -912,11 +919,8 @@ cdef class Searcher:
                 raise ValueError(f"bad search parameter {item!r}: the value must be an integer")
             if not -100000 <= v <= 100000:
                 raise ValueError(f"bad search parameter {item!r}: out of range (|value| <= 100000)")
-            if name in ("lmr_div", "hist_div") and v <= 0:
-                raise ValueError(f"{name} must be positive")
-            if name == "singular" and v < 0:
-                raise ValueError("singular is the least depth of a singular extension, or 0 "
-                                 "for none: it must not be negative")
+            if name in PARAM_LEAST and v < PARAM_LEAST[name][0]:
+                raise ValueError(f"{name} {PARAM_LEAST[name][1]}")
             values[name] = v
         for name, v in values.items():
             self.st.params[PARAM_NAMES.index(name)] = v
