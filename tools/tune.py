@@ -20,6 +20,9 @@ Two steps, each rerunnable:
     # 2. fit; writes the weights module (review the diff, then rebuild)
     python tools/tune.py fit positions.npz -o src/cxiangqi/eval_weights.py
 
+    # a new term against the rest: fit only its blocks, the others kept
+    python tools/tune.py fit positions.npz --only attackers tempo -o weights.py
+
 The data is not kept in git (positions.npz is tens of MB); the weights it
 produced are.  Requires numpy and scipy.
 """
@@ -251,6 +254,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "is fitted on 90%% of the positions and the one with the lowest "
                         "error on the other 10%% is used for the final fit")
     f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--only", nargs="+", metavar="BLOCK",
+                   help="fit only these blocks (names in _eval.FEATURE_BLOCKS; the "
+                        "others keep their weights): a new term against the rest")
     args = ap.parse_args(argv)
 
     if args.cmd == "positions":
@@ -268,6 +274,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     w0 = flatten(_eval.weights())
     frozen = np.zeros(len(w0), dtype=bool)
     frozen[0] = True                      # the king's material stays 0
+    if args.only:
+        blocks = {name: (first, length) for name, first, length in _eval.FEATURE_BLOCKS}
+        unknown = [name for name in args.only if name not in blocks]
+        if unknown:
+            ap.error(f"--only: no block named {', '.join(unknown)} "
+                     f"(blocks: {', '.join(blocks)})")
+        frozen[:] = True
+        for name in args.only:
+            first, length = blocks[name]
+            frozen[first:first + length] = False
     n = len(data["result"])
     l2 = args.l2[0]
     if len(args.l2) > 1:
@@ -294,7 +310,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     loss = model.loss(w, k)
     print(f"loss after {loss:.6f}", file=sys.stderr)
     note = (f"Fitted on {len(model.result):,} quiet positions ({', '.join(map(os.path.basename, args.data))}), "
-            f"K = {k:.3f}, L2 {l2:g}, {args.iterations} Adam iterations:\n"
+            f"K = {k:.3f}, L2 {l2:g}, {args.iterations} Adam iterations"
+            f"{' (only ' + ', '.join(args.only) + ')' if args.only else ''}:\n"
             f"mean squared error {model.loss(w0, k):.6f} -> {loss:.6f}.")
     write_weights(args.output, unflatten(w), note)
     print(f"wrote {args.output}", file=sys.stderr)
