@@ -284,6 +284,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for name in args.only:
             first, length = blocks[name]
             frozen[first:first + length] = False
+        frozen[0] = True                  # the king's material still stays 0
     n = len(data["result"])
     l2 = args.l2[0]
     if len(args.l2) > 1:
