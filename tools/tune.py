@@ -273,7 +273,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     data["n_features"] = parts[0]["n_features"]
     w0 = flatten(_eval.weights())
     frozen = np.zeros(len(w0), dtype=bool)
-    frozen[0] = True                      # the king's material stays 0
     if args.only:
         blocks = {name: (first, length) for name, first, length in _eval.FEATURE_BLOCKS}
         unknown = [name for name in args.only if name not in blocks]
@@ -284,7 +283,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for name in args.only:
             first, length = blocks[name]
             frozen[first:first + length] = False
-        frozen[0] = True                  # the king's material still stays 0
+    frozen[0] = True                      # the king's material stays 0
     n = len(data["result"])
     l2 = args.l2[0]
     if len(args.l2) > 1:
