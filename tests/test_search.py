@@ -430,7 +430,13 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 115_483
+BENCH_NODES = 122_562
+
+
+# The three steps kept together (a fourth continuation table, deeper or
+# shallower LMR re-searches, wider pruning margins), switched off: the
+# search before them, signature 115,483.
+BEFORE_STACK = "cont4=0,deeper=0,rfp=80,futility=90"
 
 
 def test_bench_signature_is_the_recorded_one():
@@ -596,19 +602,32 @@ def test_correction_history_is_learnt_bounded_and_cleared():
 def test_correction_history_off_is_the_search_before_it(monkeypatch):
     # corr=0,corr_np=0 switches the corrections off: the tree is the one of
     # the build before them (its signature, 128,630, with the weights of then;
-    # 152,349 with today's, and without the quiescence futility that came
-    # after them)
+    # 152,349 with today's, and without the quiescence futility and the
+    # three steps that came after them)
     from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "corr=0,corr_np=0,qs_fut=0")
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "corr=0,corr_np=0,qs_fut=0," + BEFORE_STACK)
     assert bench(8)["nodes"] == 152_349
 
 
 def test_quiescence_futility_off_is_the_search_before_it(monkeypatch):
     # qs_fut=0 makes every capture that survives SEE again: the tree of the
-    # build before the futility margin, signature 123,136
+    # build before the futility margin, signature 123,136 (without the
+    # three steps that came after it)
     from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "qs_fut=0")
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "qs_fut=0," + BEFORE_STACK)
     assert bench(8)["nodes"] == 123_136
+
+
+@pytest.mark.parametrize("spec, nodes", [
+    (BEFORE_STACK, 115_483),
+    ("cont4=0", 124_885),            # each step alone off: each one counts
+    ("deeper=0", 115_223),
+    ("rfp=80,futility=90", 121_800),
+])
+def test_the_steps_kept_together_off_give_the_trees_before_them(monkeypatch, spec, nodes):
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
+    assert bench(8)["nodes"] == nodes
 
 
 def test_piece_corrections_add_to_the_structures():

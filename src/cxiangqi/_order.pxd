@@ -4,7 +4,8 @@
 # Order of the moves at a node: the hash move; captures that do not lose
 # material (SEE, tested lazily when picked) by most valuable victim, least
 # valuable attacker; the two killers and the counter-move; the other quiet
-# moves by history (butterfly + continuation history of the last two moves);
+# moves by history (butterfly + continuation history of the last two moves
+# and of the side to move's move before its last);
 # last the losing captures.  When the search would prune every quiet move
 # that does not check (late-move or futility pruning), it sets skip_quiets
 # and the picker passes over the quiet moves that cannot check, without
@@ -60,22 +61,25 @@ cdef inline int capture_score(const u8 *board, int mv) noexcept nogil:
 
 
 # History score of a quiet move for `side`; k1, k2: keys of the last two
-# moves (-1 when none or a null move).
+# moves, k4: of the move two before k2, the side to move's own (Stockfish's
+# fourth continuation table; -1 when none or a null move).
 cdef inline int quiet_score(const History *h, const u8 *board, int side, int mv,
-                            int k1, int k2) noexcept nogil:
+                            int k1, int k2, int k4) noexcept nogil:
     cdef int key = move_key(board, mv)
     cdef int s = h.butterfly[side][SQ_TO_SQ90[mv & 255]][SQ_TO_SQ90[mv >> 8]]
     if k1 >= 0:
         s += h.cont[k1][key]
     if k2 >= 0:
         s += h.cont[k2][key]
+    if k4 >= 0:
+        s += h.cont[k4][key]
     return s
 
 
 # Scores mvs[0..n) for picking: see the order above.
 cdef inline void score_moves(const History *h, const u8 *board, int side, const int *mvs,
                              int *scores, int n, int hash_mv, int killer1, int killer2,
-                             int counter, int k1, int k2) noexcept nogil:
+                             int counter, int k1, int k2, int k4) noexcept nogil:
     cdef int i, mv
     for i in range(n):
         mv = mvs[i]
@@ -90,7 +94,7 @@ cdef inline void score_moves(const History *h, const u8 *board, int side, const 
         elif mv == counter:
             scores[i] = SCORE_KILLER
         else:
-            scores[i] = quiet_score(h, board, side, mv, k1, k2)
+            scores[i] = quiet_score(h, board, side, mv, k1, k2, k4)
 
 
 # Swaps the best-scored of mvs[i..n) into place i and returns it.
@@ -112,7 +116,7 @@ cdef inline int pick(int *mvs, int *scores, int n, int i) noexcept nogil:
 # The quiet moves' order: one int per move, its history score times
 # KEY_SLOTS plus KEY_SLOTS - 1 - its index in the generated list.  Keys are
 # distinct, a higher score comes first and equal scores keep the order of
-# generation.  A history score stays within +-3 * HIST_MAX, so the key fits
+# generation.  A history score stays within +-4 * HIST_MAX, so the key fits
 # an int; no position has more than 119 pseudo-legal moves (see gen_moves),
 # so an index fits its 7 bits.  Most nodes try only a few quiet moves (a
 # cut-off, late-move pruning), so the first LAZY_PICKS are selected one by
@@ -179,6 +183,7 @@ ctypedef struct MovePicker:
     int specials[3]         # killer 1, killer 2, counter-move
     int k1                  # continuation keys of the last two moves (-1: none)
     int k2
+    int k4                  # ... and of the side to move's move before its last (-1: none)
     int mvs[MAX_MOVES]
     int scores[MAX_MOVES]
     int n
@@ -192,7 +197,7 @@ ctypedef struct MovePicker:
 
 
 cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int killer2,
-                             int counter, int k1, int k2) noexcept nogil:
+                             int counter, int k1, int k2, int k4) noexcept nogil:
     mp.stage = STAGE_HASH
     mp.hash_mv = hash_mv
     mp.specials[0] = killer1
@@ -200,6 +205,7 @@ cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int kille
     mp.specials[2] = counter if counter != killer1 and counter != killer2 else 0
     mp.k1 = k1
     mp.k2 = k2
+    mp.k4 = k4
     mp.n = 0
     mp.i = 0
     mp.n_bad = 0
@@ -281,7 +287,7 @@ cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h)
                 mp.filtered = True
             for k in range(mp.n):
                 mp.scores[k] = quiet_key(
-                    quiet_score(h, pos.board, pos.side, mp.mvs[k], mp.k1, mp.k2), k)
+                    quiet_score(h, pos.board, pos.side, mp.mvs[k], mp.k1, mp.k2, mp.k4), k)
             mp.i = 0
             mp.stage = STAGE_QUIETS
         elif mp.stage == STAGE_QUIETS:

@@ -45,6 +45,8 @@ cdef enum:
     P_CORR                  # percent of the structure's correction added to the static evaluation (0: off)
     P_CORR_NP               # percent of each colour's piece correction added (0: off)
     P_QS_FUT                # quiescence futility margin over the victim's value (0: off)
+    P_CONT4                 # 1: the continuation history of the side to move's move before its last too
+    P_DEEPER                # LMR re-search one ply deeper when far above the best, shallower when not above it (0: off)
     N_PARAMS
 
 

@@ -113,8 +113,8 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
-               "corr_np", "qs_fut"]
-PARAM_DEFAULTS = [80, 0, 1, 100, 90, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200]
+               "corr_np", "qs_fut", "cont4", "deeper"]
+PARAM_DEFAULTS = [92, 0, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
@@ -364,6 +364,7 @@ cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tr
         bonus = 1600
     cdef int k1 = st.mkey[ply]
     cdef int k2 = st.mkey[ply - 1] if ply >= 1 else -1
+    cdef int k4 = st.mkey[ply - 3] if ply >= 3 and st.params[P_CONT4] else -1
     cdef bint cont = st.params[P_CONT]
     cdef int i, m, key, b
     if st.killers[ply][0] != mv:
@@ -381,6 +382,8 @@ cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tr
                 cont_add(&st.hist.cont[k1][key], b)
             if k2 >= 0:
                 cont_add(&st.hist.cont[k2][key], b)
+            if k4 >= 0:
+                cont_add(&st.hist.cont[k4][key], b)
 
 
 # The static evaluation of the current position through a small cache by key
@@ -453,7 +456,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
             alpha = best
         n = gen_moves(pos, mvs, True)
     score_moves(&st.hist, pos.board, pos.side, mvs, scores, n, hit.mv if found else 0,
-                st.killers[ply][0], st.killers[ply][1], 0, st.mkey[ply], -1)
+                st.killers[ply][0], st.killers[ply][1], 0, st.mkey[ply], -1, -1)
     cdef KingGuard g
     guard_init(pos, &g, checked)
     # futility (delta pruning): a capture that cannot lift the standing
@@ -635,6 +638,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef int n_tried = 0
     cdef int k1 = st.mkey[ply] if prm[P_CONT] else -1
     cdef int k2 = st.mkey[ply - 1] if ply >= 1 and prm[P_CONT] else -1
+    cdef int k4 = st.mkey[ply - 3] if ply >= 3 and prm[P_CONT] and prm[P_CONT4] else -1
     cdef int counter = st.hist.counter[st.mkey[ply]] if st.mkey[ply] >= 0 else 0
     cdef int best = -INF, best_mv = 0, legal = 0
     cdef int old_alpha = alpha
@@ -646,7 +650,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                                 // (100 * (2 - improving)))
     cdef KingGuard g
     guard_init(pos, &g, checked)
-    picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2)
+    picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2, k4)
     while True:
         # 8a's verdict on a late quiet move (late-move or futility pruning),
         # made before the picker hands the next move out: it depends only on
@@ -733,7 +737,14 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                 d = 1
             score = -search(st, d, -alpha - 1, -alpha, True)
             if score > alpha and d < new_depth:
-                score = -search(st, new_depth, -alpha - 1, -alpha, not cut_node)
+                if prm[P_DEEPER]:
+                    # (Stockfish's doDeeperSearch / doShallowerSearch)
+                    if score > best + prm[P_DEEPER] + 2 * new_depth:
+                        new_depth += 1
+                    elif score < best + 9:
+                        new_depth -= 1
+                if new_depth > d:
+                    score = -search(st, new_depth, -alpha - 1, -alpha, not cut_node)
         elif not pv_node or legal > 1:
             score = -search(st, new_depth, -alpha - 1, -alpha, not cut_node)
         if pv_node and (legal == 1 or score > alpha):
@@ -1084,7 +1095,7 @@ cdef class Searcher:
         cdef TTHit hit
         cdef int hash_mv = hit.mv if tt_probe(&st.tt, st.pos.key, &hit) else 0
         score_moves(&st.hist, st.pos.board, st.pos.side, st.root_moves, st.root_scores,
-                    st.n_root, hash_mv, 0, 0, 0, -1, -1)
+                    st.n_root, hash_mv, 0, 0, 0, -1, -1, -1)
         for i in range(st.n_root):
             pick(st.root_moves, st.root_scores, st.n_root, i)
         st.best_mv = st.root_moves[0] if st.n_root else 0
