@@ -354,18 +354,16 @@ cdef inline void update_pv(SearchState *st, int mv) noexcept nogil:
 
 # Rewards the quiet move that caused a cut-off and punishes the quiet moves
 # tried before it, in the butterfly and continuation tables; updates the
-# killers and the counter-move.
-cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tried,
-                             int depth) noexcept nogil:
+# killers and the counter-move.  mp: the node's picker, whose continuation
+# keys (-1 where the search leaves a table out) say which tables learn.
+cdef void update_quiet_stats(SearchState *st, const MovePicker *mp, int mv, const int *tried,
+                             int n_tried, int depth) noexcept nogil:
     cdef int ply = st.ply
     cdef int side = st.pos.side
     cdef int bonus = depth * depth * 16 + depth * 32
     if bonus > 1600:
         bonus = 1600
     cdef int k1 = st.mkey[ply]
-    cdef int k2 = st.mkey[ply - 1] if ply >= 1 else -1
-    cdef int k4 = st.mkey[ply - 3] if ply >= 3 and st.params[P_CONT4] else -1
-    cdef bint cont = st.params[P_CONT]
     cdef int i, m, key, b
     if st.killers[ply][0] != mv:
         st.killers[ply][1] = st.killers[ply][0]
@@ -376,14 +374,14 @@ cdef void update_quiet_stats(SearchState *st, int mv, const int *tried, int n_tr
         m = mv if i == n_tried else tried[i]
         b = bonus if i == n_tried else -bonus
         hist_add(&st.hist.butterfly[side][SQ_TO_SQ90[m & 255]][SQ_TO_SQ90[m >> 8]], b)
-        if cont:
+        if mp.k1 >= 0 or mp.k2 >= 0 or mp.k4 >= 0:
             key = move_key(st.pos.board, m)
-            if k1 >= 0:
-                cont_add(&st.hist.cont[k1][key], b)
-            if k2 >= 0:
-                cont_add(&st.hist.cont[k2][key], b)
-            if k4 >= 0:
-                cont_add(&st.hist.cont[k4][key], b)
+            if mp.k1 >= 0:
+                cont_add(&st.hist.cont[mp.k1][key], b)
+            if mp.k2 >= 0:
+                cont_add(&st.hist.cont[mp.k2][key], b)
+            if mp.k4 >= 0:
+                cont_add(&st.hist.cont[mp.k4][key], b)
 
 
 # The static evaluation of the current position through a small cache by key
@@ -762,7 +760,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                     update_pv(st, mv)
                 if score >= beta:
                     if quiet:
-                        update_quiet_stats(st, mv, tried, n_tried, depth)
+                        update_quiet_stats(st, &mp, mv, tried, n_tried, depth)
                     break
         if quiet and n_tried < MAX_MOVES:
             tried[n_tried] = mv
