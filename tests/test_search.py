@@ -430,13 +430,17 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 122_562
+BENCH_NODES = 115_675
 
 
 # The three steps kept together (a fourth continuation table, deeper or
 # shallower LMR re-searches, wider pruning margins), switched off: the
 # search before them, signature 115,483.
-BEFORE_STACK = "cont4=0,deeper=0,rfp=80,futility=90"
+# The second stack (a double singular extension, a capture history,
+# history pruning, narrower aspiration windows), switched off: the search
+# before it, signature 122,562.
+BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0"
+BEFORE_STACK = "cont4=0,deeper=0,rfp=80,futility=90," + BEFORE_STACK2
 
 
 def test_bench_signature_is_the_recorded_one():
@@ -515,6 +519,8 @@ def test_a_bad_oversight_is_refused(oversight):
     ("rfp=70,lmp=1000000", "out of range"),
     ("rfp=70,lmr_div=0", "must be positive"),
     ("rfp=70,singular=-1", "must not be negative"),
+    ("rfp=70,sing_dbl=-1", "must not be negative"),
+    ("rfp=70,asp=-5", "must not be negative"),
 ])
 def test_bad_search_parameters_change_nothing(spec, message):
     from cxiangqi._search import Searcher
@@ -620,14 +626,38 @@ def test_quiescence_futility_off_is_the_search_before_it(monkeypatch):
 
 @pytest.mark.parametrize("spec, nodes", [
     (BEFORE_STACK, 115_483),
-    ("cont4=0", 124_885),            # each step alone off: each one counts
-    ("deeper=0", 115_223),
-    ("rfp=80,futility=90", 121_800),
+    # each step alone off (in the search before the second stack): each one counts
+    ("cont4=0," + BEFORE_STACK2, 124_885),
+    ("deeper=0," + BEFORE_STACK2, 115_223),
+    ("rfp=80,futility=90," + BEFORE_STACK2, 121_800),
 ])
 def test_the_steps_kept_together_off_give_the_trees_before_them(monkeypatch, spec, nodes):
     from cxiangqi.engine import bench
     monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
     assert bench(8)["nodes"] == nodes
+
+
+@pytest.mark.parametrize("spec, nodes", [
+    (BEFORE_STACK2, 122_562),
+    ("sing_dbl=0", 115_654),            # each step alone off: each one counts
+    ("capt_hist=0", 111_071),
+    ("hist_prune=0", 115_675),     # (the same: see the next test)
+    ("asp=0", 135_822),
+])
+def test_the_second_stack_off_gives_the_trees_before_it(monkeypatch, spec, nodes):
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
+    assert bench(8)["nodes"] == nodes
+
+
+def test_history_pruning_counts_in_a_deeper_tree(monkeypatch):
+    # at bench(8) no quiet move's history falls below -3000 x depth where
+    # the other pruning has not taken it first; at depth 12 it does
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=0")
+    assert bench(12)["nodes"] == 1_659_917
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=3000")
+    assert bench(12)["nodes"] == 1_651_349
 
 
 def test_piece_corrections_add_to_the_structures():

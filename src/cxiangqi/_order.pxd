@@ -3,7 +3,8 @@
 #
 # Order of the moves at a node: the hash move; captures that do not lose
 # material (SEE, tested lazily when picked) by most valuable victim, least
-# valuable attacker; the two killers and the counter-move; the other quiet
+# valuable attacker, plus a share of the capture history (search param
+# capt_hist); the two killers and the counter-move; the other quiet
 # moves by history (butterfly + continuation history of the last two moves
 # and of the side to move's move before its last);
 # last the losing captures.  When the search would prune every quiet move
@@ -37,6 +38,7 @@ ctypedef struct History:
     int butterfly[2][90][90]            # [side][from][to]
     int counter[N_KEYS]                 # the move that refuted the move with this key
     short cont[N_KEYS][N_KEYS]          # [previous move's key][this move's key]
+    short capt[N_KEYS][8]               # [capturing move's key][captured piece type]
     short corr[2][CORR_SIZE]            # [side to move][structure index]: the evaluation's error
     short corr_np[2][2][CORR_SIZE]      # [side to move][colour][index of that colour's pieces]
 
@@ -58,6 +60,11 @@ cdef inline void cont_add(short *h, int bonus) noexcept nogil:
 
 cdef inline int capture_score(const u8 *board, int mv) noexcept nogil:
     return SEE_VALUE[PTYPE[board[mv >> 8]]] * 16 - SEE_VALUE[PTYPE[board[mv & 255]]] // 16
+
+
+# The capture history's entry of capture mv (the board before it).
+cdef inline short *capt_entry(History *h, const u8 *board, int mv) noexcept nogil:
+    return &h.capt[move_key(board, mv)][PTYPE[board[mv >> 8]]]
 
 
 # History score of a quiet move for `side`; k1, k2: keys of the last two
@@ -192,6 +199,7 @@ ctypedef struct MovePicker:
     int n_bad
     int i_bad
     int score               # the ordering score of the move last returned
+    int capt_w              # percent of a quarter of the capture history added to MVV/LVA
     bint skip_quiets        # set by the search: only quiet moves that may check
     bint filtered           # the quiet moves left were cut to those that may check
 
@@ -212,6 +220,7 @@ cdef inline void picker_init(MovePicker *mp, int hash_mv, int killer1, int kille
     mp.i_bad = 0
     mp.skip_quiets = False
     mp.filtered = False
+    mp.capt_w = 0
 
 
 # Keeps, in order, the moves of mvs[0..n) that may give check; returns their count.
@@ -255,6 +264,9 @@ cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h)
             mp.n = gen_moves(pos, mp.mvs, GEN_CAPTURES)
             for k in range(mp.n):
                 mp.scores[k] = capture_score(pos.board, mp.mvs[k])
+                if mp.capt_w:
+                    mp.scores[k] += h.capt[move_key(pos.board, mp.mvs[k])][
+                        PTYPE[pos.board[mp.mvs[k] >> 8]]] * mp.capt_w // 400
             mp.i = 0
             mp.stage = STAGE_CAPTURES
         elif mp.stage == STAGE_CAPTURES:

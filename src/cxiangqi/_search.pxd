@@ -18,6 +18,7 @@ cdef enum:
     NODE_CHECK = 1023       # look at the clock every 1024 nodes
     MOVE_LIMIT = 120        # plies without a capture: a draw (the referee's rule)
     EVAL_CACHE = 8192       # entries of the evaluation cache (a power of two)
+    MAX_DOUBLE_EXT = 6      # double singular extensions on one path, at most
 
 ctypedef struct EvalEntry:
     u64 key
@@ -47,6 +48,10 @@ cdef enum:
     P_QS_FUT                # quiescence futility margin over the victim's value (0: off)
     P_CONT4                 # 1: the continuation history of the side to move's move before its last too
     P_DEEPER                # LMR re-search one ply deeper when far above the best, shallower when not above it (0: off)
+    P_SING_DBL              # singular margin below which the hash move extends by 2 plies (0: off)
+    P_CAPT_HIST             # percent of a quarter of the capture history added to MVV/LVA (0: off)
+    P_HIST_PRUNE            # quiet moves with history below -hist_prune * depth pruned near the horizon (0: off)
+    P_ASP                   # engine.py's first aspiration half-window, Stockfish's widening (0: the old windows)
     N_PARAMS
 
 
@@ -66,6 +71,7 @@ ctypedef struct SearchState:
     int static_eval[MAX_PLY + 2]
     int excluded[MAX_PLY + 2]       # the move a singular search leaves out
     int mkey[MAX_PLY + 2]           # key (_order) of the move into this ply, -1 for none/null
+    int dext[MAX_PLY + 2]           # double extensions on the path to this ply
     # the correction histories' hashes (_search.pyx) of each ply's position:
     # the structure's, Red's pieces', Black's pieces' (kept up to date only
     # while a correction is on)

@@ -54,7 +54,7 @@ from cxiangqi import _eval
 from cxiangqi._see cimport see_ge, SEE_VALUE
 from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch, TT_UPPER,
                            TT_LOWER, TT_EXACT, TT_GENERATIONS, tt_gen_of)
-from cxiangqi._order cimport (History, N_KEYS, HIST_MAX, CORR_SIZE, CORR_GRAIN, CORR_MAX,
+from cxiangqi._order cimport (History, N_KEYS, capt_entry, HIST_MAX, CORR_SIZE, CORR_GRAIN, CORR_MAX,
                               SCORE_HASH, SCORE_GOOD_CAPTURE,
                               SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
                               capture_score, quiet_score, score_moves, pick, MovePicker,
@@ -113,14 +113,19 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
-               "corr_np", "qs_fut", "cont4", "deeper"]
-PARAM_DEFAULTS = [92, 0, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43]
+               "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp"]
+PARAM_DEFAULTS = [92, 0, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
+                  40, 100, 3000, 25]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
     "hist_div": (1, "must be positive (it divides)"),
     "singular": (0, "is the least depth of a singular extension, or 0 for none: it must not "
                     "be negative"),
+    "sing_dbl": (0, "is a margin below the singular beta, or 0 for none: it must not be "
+                    "negative"),
+    "asp": (0, "is the aspiration window's first half-width, or 0 for the old windows: it "
+               "must not be negative"),
 }
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
@@ -384,6 +389,20 @@ cdef void update_quiet_stats(SearchState *st, const MovePicker *mp, int mv, cons
                 cont_add(&st.hist.cont[mp.k4][key], b)
 
 
+# Rewards the capture that caused a cut-off (when mv is one) and punishes the
+# captures tried before it, in the capture history.
+cdef void update_capture_stats(SearchState *st, int mv, bint quiet, const int *captures,
+                               int n_captures, int depth) noexcept nogil:
+    cdef int bonus = depth * depth * 16 + depth * 32
+    if bonus > 1600:
+        bonus = 1600
+    cdef int i
+    if not quiet:
+        cont_add(capt_entry(&st.hist, st.pos.board, mv), bonus)
+    for i in range(n_captures):
+        cont_add(capt_entry(&st.hist, st.pos.board, captures[i]), -bonus)
+
+
 # The static evaluation of the current position through a small cache by key
 # (per searcher, cleared with the histories): the deeper quiescence plies do
 # not probe the table, and iterative deepening meets their positions again.
@@ -613,6 +632,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             st.checks[st.root + st.ply] = 0
             st.line[st.root + ply] = nu
             st.mkey[st.ply] = -1
+            st.dext[st.ply] = st.dext[ply]
             st.ckeys[st.ply][0] = st.ckeys[ply][0]
             st.ckeys[st.ply][1] = st.ckeys[ply][1]
             st.ckeys[st.ply][2] = st.ckeys[ply][2]
@@ -634,6 +654,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef MovePicker mp
     cdef int tried[MAX_MOVES]
     cdef int n_tried = 0
+    cdef int captures[MAX_MOVES]        # the captures tried (for the capture history)
+    cdef int n_captures = 0
     cdef int k1 = st.mkey[ply] if prm[P_CONT] else -1
     cdef int k2 = st.mkey[ply - 1] if ply >= 1 and prm[P_CONT] else -1
     cdef int k4 = st.mkey[ply - 3] if ply >= 3 and prm[P_CONT] and prm[P_CONT4] else -1
@@ -649,6 +671,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     cdef KingGuard g
     guard_init(pos, &g, checked)
     picker_init(&mp, hash_mv, st.killers[ply][0], st.killers[ply][1], counter, k1, k2, k4)
+    mp.capt_w = prm[P_CAPT_HIST]
     while True:
         # 8a's verdict on a late quiet move (late-move or futility pruning),
         # made before the picker hands the next move out: it depends only on
@@ -683,6 +706,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             if quiet and mscore < SCORE_KILLER:
                 if late:
                     prune = True
+                elif prm[P_HIST_PRUNE] and lmr_depth <= 5 and mscore < -prm[P_HIST_PRUNE] * depth:
+                    prune = True
                 elif prm[P_SEE_QUIET] and lmr_depth <= 7 \
                         and not see_ge(pos, mv, -prm[P_SEE_QUIET] * lmr_depth * lmr_depth):
                     prune = True
@@ -706,6 +731,10 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                 return 0
             if score < sbeta:
                 ext = 1
+                # far below: the only move, worth two plies (a few times a path)
+                if prm[P_SING_DBL] and not pv_node and score < sbeta - prm[P_SING_DBL] \
+                        and st.dext[ply] < MAX_DOUBLE_EXT:
+                    ext = 2
             elif sbeta >= beta:
                 return sbeta            # several moves beat beta: multi-cut
             st.pv_len[ply] = 0
@@ -715,6 +744,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         legal += 1
         gives = st.checks[st.root + st.ply]
         new_depth = depth - 1 + ext
+        st.dext[ply + 1] = st.dext[ply] + (ext > 1)
 
         # 8c. late-move reductions, then principal-variation re-searches
         if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node and (quiet or mscore < 0):
@@ -761,10 +791,16 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
                 if score >= beta:
                     if quiet:
                         update_quiet_stats(st, &mp, mv, tried, n_tried, depth)
+                    if prm[P_CAPT_HIST]:
+                        update_capture_stats(st, mv, quiet, captures, n_captures, depth)
                     break
-        if quiet and n_tried < MAX_MOVES:
-            tried[n_tried] = mv
-            n_tried += 1
+        if quiet:
+            if n_tried < MAX_MOVES:
+                tried[n_tried] = mv
+                n_tried += 1
+        elif n_captures < MAX_MOVES:
+            captures[n_captures] = mv
+            n_captures += 1
 
     # 9. no legal move: mated or stalemated, and both lose in xiangqi
     if legal == 0:
@@ -795,6 +831,8 @@ cdef int search_root(SearchState *st, int depth, int alpha, int beta) noexcept n
     st.root_depth = depth
     st.static_eval[0] = NO_EVAL if st.checks[st.root] else evaluate(&st.pos)
     st.excluded[0] = 0
+    st.dext[0] = 0
+    st.dext[1] = 0
     cdef KingGuard g
     guard_init(&st.pos, &g, st.checks[st.root])
     for i in range(st.n_root):

@@ -780,22 +780,33 @@ class Engine:
                             self._nodes(), _time.monotonic() - start)
 
     def _aspiration(self, depth: int, guess: int) -> int:
+        # A window of +-asp around the last iteration's score, widened by half
+        # again from the score returned, beta pulled to the middle of the old
+        # window on a fail low (Stockfish's); asp=0: the windows before them
+        # (+-40, tripled from the old bounds).
         s = self._searcher
         if depth < 4 or abs(guess) > WIN_SCORE:
             return s.search_depth(depth)
-        delta = 40
-        alpha, beta = guess - delta, guess + delta
+        narrow = s.params()["asp"]
+        delta = narrow or 40
+        alpha, beta = max(-INFINITE, guess - delta), min(INFINITE, guess + delta)
         while True:
             score = s.search_depth(depth, alpha, beta)
-            if s.stopped:
+            if s.stopped or alpha < score < beta:
                 return score
-            if score <= alpha:
-                alpha = max(-INFINITE, alpha - delta * 3)
-            elif score >= beta:
-                beta = min(INFINITE, beta + delta * 3)
+            if narrow:
+                delta += delta // 2
+                if score <= alpha:
+                    beta = (alpha + beta) // 2
+                    alpha = max(-INFINITE, score - delta)
+                else:
+                    beta = min(INFINITE, score + delta)
             else:
-                return score
-            delta *= 3
+                if score <= alpha:
+                    alpha = max(-INFINITE, alpha - delta * 3)
+                else:
+                    beta = min(INFINITE, beta + delta * 3)
+                delta *= 3
             if delta > 1000:
                 alpha, beta = -INFINITE, INFINITE
 
