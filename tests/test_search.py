@@ -650,6 +650,16 @@ def test_the_second_stack_off_gives_the_trees_before_it(monkeypatch, spec, nodes
     assert bench(8)["nodes"] == nodes
 
 
+def test_the_narrowest_aspiration_window_still_widens(monkeypatch):
+    # asp=1: a window of +-1 that must grow on every fail, or the iteration
+    # would be searched again and again with the same window
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "asp=1")
+    one = bench(6)["nodes"]
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "asp=25")
+    assert one > bench(6)["nodes"] > 0       # more fails, more re-searches
+
+
 def test_history_pruning_counts_in_a_deeper_tree(monkeypatch):
     # at bench(8) no quiet move's history falls below -3000 x depth where
     # the other pruning has not taken it first; at depth 12 it does

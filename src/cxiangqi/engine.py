@@ -795,7 +795,7 @@ class Engine:
             if s.stopped or alpha < score < beta:
                 return score
             if narrow:
-                delta += delta // 2
+                delta += max(1, delta // 2)     # (grows from asp=1 too)
                 if score <= alpha:
                     beta = (alpha + beta) // 2
                     alpha = max(-INFINITE, score - delta)
