@@ -38,7 +38,7 @@ ctypedef struct History:
     int butterfly[2][90][90]            # [side][from][to]
     int counter[N_KEYS]                 # the move that refuted the move with this key
     short cont[N_KEYS][N_KEYS]          # [previous move's key][this move's key]
-    short capt[N_KEYS][8]               # [capturing move's key][captured piece type]
+    short capt[N_KEYS * 8]              # [capt_key]: capturing move's key and captured piece type
     short corr[2][CORR_SIZE]            # [side to move][structure index]: the evaluation's error
     short corr_np[2][2][CORR_SIZE]      # [side to move][colour][index of that colour's pieces]
 
@@ -62,9 +62,15 @@ cdef inline int capture_score(const u8 *board, int mv) noexcept nogil:
     return SEE_VALUE[PTYPE[board[mv >> 8]]] * 16 - SEE_VALUE[PTYPE[board[mv & 255]]] // 16
 
 
-# The capture history's entry of capture mv (the board before it).
-cdef inline short *capt_entry(History *h, const u8 *board, int mv) noexcept nogil:
-    return &h.capt[move_key(board, mv)][PTYPE[board[mv >> 8]]]
+# The capture history's index of capture mv (the board before it).
+cdef inline int capt_key(const u8 *board, int mv) noexcept nogil:
+    return move_key(board, mv) * 8 + PTYPE[board[mv >> 8]]
+
+
+# A cut-off's history bonus at `depth` (Stockfish's stat_bonus shape).
+cdef inline int stat_bonus(int depth) noexcept nogil:
+    cdef int bonus = depth * depth * 16 + depth * 32
+    return bonus if bonus < 1600 else 1600
 
 
 # History score of a quiet move for `side`; k1, k2: keys of the last two
@@ -265,8 +271,7 @@ cdef inline int next_move(MovePicker *mp, const Position *pos, const History *h)
             for k in range(mp.n):
                 mp.scores[k] = capture_score(pos.board, mp.mvs[k])
                 if mp.capt_w:
-                    mp.scores[k] += h.capt[move_key(pos.board, mp.mvs[k])][
-                        PTYPE[pos.board[mp.mvs[k] >> 8]]] * mp.capt_w // 400
+                    mp.scores[k] += h.capt[capt_key(pos.board, mp.mvs[k])] * mp.capt_w // 400
             mp.i = 0
             mp.stage = STAGE_CAPTURES
         elif mp.stage == STAGE_CAPTURES:

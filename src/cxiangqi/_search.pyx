@@ -54,7 +54,8 @@ from cxiangqi import _eval
 from cxiangqi._see cimport see_ge, SEE_VALUE
 from cxiangqi._tt cimport (TT, TTBucket, TTHit, tt_probe, tt_store, tt_prefetch, TT_UPPER,
                            TT_LOWER, TT_EXACT, TT_GENERATIONS, tt_gen_of)
-from cxiangqi._order cimport (History, N_KEYS, capt_entry, HIST_MAX, CORR_SIZE, CORR_GRAIN, CORR_MAX,
+from cxiangqi._order cimport (History, N_KEYS, capt_key, stat_bonus, HIST_MAX, CORR_SIZE,
+                              CORR_GRAIN, CORR_MAX,
                               SCORE_HASH, SCORE_GOOD_CAPTURE,
                               SCORE_KILLER, SCORE_BAD_CAPTURE, move_key, hist_add, cont_add,
                               capture_score, quiet_score, score_moves, pick, MovePicker,
@@ -365,9 +366,7 @@ cdef void update_quiet_stats(SearchState *st, const MovePicker *mp, int mv, cons
                              int n_tried, int depth) noexcept nogil:
     cdef int ply = st.ply
     cdef int side = st.pos.side
-    cdef int bonus = depth * depth * 16 + depth * 32
-    if bonus > 1600:
-        bonus = 1600
+    cdef int bonus = stat_bonus(depth)
     cdef int k1 = st.mkey[ply]
     cdef int i, m, key, b
     if st.killers[ply][0] != mv:
@@ -393,14 +392,12 @@ cdef void update_quiet_stats(SearchState *st, const MovePicker *mp, int mv, cons
 # captures tried before it, in the capture history.
 cdef void update_capture_stats(SearchState *st, int mv, bint quiet, const int *captures,
                                int n_captures, int depth) noexcept nogil:
-    cdef int bonus = depth * depth * 16 + depth * 32
-    if bonus > 1600:
-        bonus = 1600
+    cdef int bonus = stat_bonus(depth)
     cdef int i
     if not quiet:
-        cont_add(capt_entry(&st.hist, st.pos.board, mv), bonus)
+        cont_add(&st.hist.capt[capt_key(st.pos.board, mv)], bonus)
     for i in range(n_captures):
-        cont_add(capt_entry(&st.hist, st.pos.board, captures[i]), -bonus)
+        cont_add(&st.hist.capt[capt_key(st.pos.board, captures[i])], -bonus)
 
 
 # The static evaluation of the current position through a small cache by key
