@@ -430,7 +430,7 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 115_675
+BENCH_NODES = 107_970
 
 
 # The three steps kept together (a fourth continuation table, deeper or
@@ -439,7 +439,10 @@ BENCH_NODES = 115_675
 # The second stack (a double singular extension, a capture history,
 # history pruning, narrower aspiration windows), switched off: the search
 # before it, signature 122,562.
-BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0"
+# The continuation correction history switched off: the search before
+# it, signature 115,675.
+BEFORE_STACK3 = "corr_cont=0"
+BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0," + BEFORE_STACK3
 BEFORE_STACK = "cont4=0,deeper=0,rfp=80,futility=90," + BEFORE_STACK2
 
 
@@ -639,12 +642,23 @@ def test_the_steps_kept_together_off_give_the_trees_before_them(monkeypatch, spe
 
 @pytest.mark.parametrize("spec, nodes", [
     (BEFORE_STACK2, 122_562),
-    ("sing_dbl=0", 115_654),            # each step alone off: each one counts
-    ("capt_hist=0", 111_071),
-    ("hist_prune=0", 115_675),     # (the same: see the next test)
-    ("asp=0", 135_822),
+    # each step alone off (in the search before the continuation correction): each one counts
+    ("sing_dbl=0," + BEFORE_STACK3, 115_654),
+    ("capt_hist=0," + BEFORE_STACK3, 111_071),
+    ("hist_prune=0," + BEFORE_STACK3, 115_675),     # (the same: see the next test)
+    ("asp=0," + BEFORE_STACK3, 135_822),
 ])
 def test_the_second_stack_off_gives_the_trees_before_it(monkeypatch, spec, nodes):
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
+    assert bench(8)["nodes"] == nodes
+
+
+@pytest.mark.parametrize("spec, nodes", [
+    (BEFORE_STACK3, 115_675),
+    ("corr_cont=100", 109_200),  # its weight counts
+])
+def test_the_continuation_correction_off_gives_the_tree_before_it(monkeypatch, spec, nodes):
     from cxiangqi.engine import bench
     monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
     assert bench(8)["nodes"] == nodes
@@ -664,9 +678,9 @@ def test_history_pruning_counts_in_a_deeper_tree(monkeypatch):
     # at bench(8) no quiet move's history falls below -3000 x depth where
     # the other pruning has not taken it first; at depth 12 it does
     from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=0")
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=0," + BEFORE_STACK3)
     assert bench(12)["nodes"] == 1_659_917
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=3000")
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=3000," + BEFORE_STACK3)
     assert bench(12)["nodes"] == 1_651_349
 
 

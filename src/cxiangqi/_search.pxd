@@ -52,6 +52,7 @@ cdef enum:
     P_CAPT_HIST             # percent of a quarter of the capture history added to MVV/LVA (0: off)
     P_HIST_PRUNE            # quiet moves with history below -hist_prune * depth pruned near the horizon (0: off)
     P_ASP                   # engine.py's first aspiration half-window, Stockfish's widening (0: the old windows)
+    P_CORR_CONT             # percent of the last two moves' correction added (0: off)
     N_PARAMS
 
 

@@ -114,9 +114,10 @@ cdef extern from *:
 # the build without it in a match; see benchmarks/match.py --sprt).
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
-               "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp"]
+               "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp",
+               "corr_cont"]
 PARAM_DEFAULTS = [92, 0, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
-                  40, 100, 3000, 25]
+                  40, 100, 3000, 25, 50]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
@@ -249,25 +250,31 @@ cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int
 
 # whether either correction is on (the hashes are kept only then)
 cdef inline bint corr_on(const int *prm) noexcept nogil:
-    return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0
+    return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0 or prm[P_CORR_CONT] != 0
 
 cdef inline int corr_index(u64 h) noexcept nogil:
     return <int> (h >> 40) & (CORR_SIZE - 1)
 
 # The entries that correct the static evaluation of a position with hashes
 # ck and side to move `side`: the structure's, then each colour's pieces'
-# (NULL when corr_np is off).
+# (NULL when corr_np is off), then the last two moves' (k2: the key of the
+# move before the last, k1: of the last; NULL when corr_cont is off or
+# either is unknown or a null move: Stockfish's continuation correction).
 ctypedef struct Corr:
-    short *e[3]
+    short *e[4]
 
-cdef inline void corr_find(History *h, int side, const u64 *ck, const int *prm,
-                           Corr *c) noexcept nogil:
+cdef inline void corr_find(History *h, int side, const u64 *ck, int k2, int k1,
+                           const int *prm, Corr *c) noexcept nogil:
     c.e[0] = &h.corr[side][corr_index(ck[0])]
     if prm[P_CORR_NP]:
         c.e[1] = &h.corr_np[side][0][corr_index(ck[1])]
         c.e[2] = &h.corr_np[side][1][corr_index(ck[2])]
     else:
         c.e[1] = c.e[2] = NULL
+    if prm[P_CORR_CONT] and k1 >= 0 and k2 >= 0:
+        c.e[3] = &h.corr_cont[k2][k1]
+    else:
+        c.e[3] = NULL
 
 # raw plus the corrections (prm: the search's parameters, their percentages),
 # kept off the mate scores
@@ -275,6 +282,8 @@ cdef inline int corrected(int raw, const Corr *c, const int *prm) noexcept nogil
     cdef int sum = c.e[0][0] * prm[P_CORR]
     if c.e[1] != NULL:
         sum += (c.e[1][0] + c.e[2][0]) * prm[P_CORR_NP]
+    if c.e[3] != NULL:
+        sum += c.e[3][0] * prm[P_CORR_CONT]
     cdef int v = raw + sum // (100 * CORR_GRAIN)
     if v >= WIN:
         return WIN - 1
@@ -299,6 +308,8 @@ cdef inline void corr_update(Corr *c, int diff, int depth) noexcept nogil:
     if c.e[1] != NULL:
         corr_add(c.e[1], bonus)
         corr_add(c.e[2], bonus)
+    if c.e[3] != NULL:
+        corr_add(c.e[3], bonus)
 
 
 # Enough pieces that passing is unlikely to be a mistake (zugzwang guard for
@@ -457,7 +468,8 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
         raw = hit.eval if found and hit.eval != NO_EVAL else cached_eval(st)
         stand = raw
         if corr_on(st.params):
-            corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
+            corr_find(&st.hist, pos.side, st.ckeys[ply], st.mkey[ply - 1] if ply >= 1 else -1,
+                      st.mkey[ply], st.params, &cr)
             stand = corrected(raw, &cr, st.params)
         best = stand
         if found and (hit.bound & (TT_LOWER if tt_score > stand else TT_UPPER)):
@@ -587,7 +599,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         static_eval = raw_eval
         if corr_on(prm):
             corr = True
-            corr_find(&st.hist, pos.side, st.ckeys[ply], st.params, &cr)
+            corr_find(&st.hist, pos.side, st.ckeys[ply], st.mkey[ply - 1] if ply >= 1 else -1,
+                      st.mkey[ply], st.params, &cr)
             static_eval = corrected(raw_eval, &cr, prm)
         eval_ = static_eval
         if found and abs(tt_score) < WIN and (
@@ -1069,7 +1082,7 @@ cdef class Searcher:
         cdef Corr c
         cdef u64 ck[3]
         corr_hashes(&position.pos, ck)
-        corr_find(&self.st.hist, position.pos.side, ck, self.st.params, &c)
+        corr_find(&self.st.hist, position.pos.side, ck, -1, -1, self.st.params, &c)
         return corrected(0, &c, self.st.params)
 
     def setup(self, PyPosition position not None, excluded=()):
