@@ -441,8 +441,8 @@ BENCH_NODES = 107_970
 # before it, signature 122,562.
 # The continuation correction history switched off: the search before
 # it, signature 115,675.
-BEFORE_STACK3 = "corr_cont=0"
-BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0," + BEFORE_STACK3
+BEFORE_CORR_CONT = "corr_cont=0"
+BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0," + BEFORE_CORR_CONT
 BEFORE_STACK = "cont4=0,deeper=0,rfp=80,futility=90," + BEFORE_STACK2
 
 
@@ -643,10 +643,10 @@ def test_the_steps_kept_together_off_give_the_trees_before_them(monkeypatch, spe
 @pytest.mark.parametrize("spec, nodes", [
     (BEFORE_STACK2, 122_562),
     # each step alone off (in the search before the continuation correction): each one counts
-    ("sing_dbl=0," + BEFORE_STACK3, 115_654),
-    ("capt_hist=0," + BEFORE_STACK3, 111_071),
-    ("hist_prune=0," + BEFORE_STACK3, 115_675),     # (the same: see the next test)
-    ("asp=0," + BEFORE_STACK3, 135_822),
+    ("sing_dbl=0," + BEFORE_CORR_CONT, 115_654),
+    ("capt_hist=0," + BEFORE_CORR_CONT, 111_071),
+    ("hist_prune=0," + BEFORE_CORR_CONT, 115_675),     # (the same: see the next test)
+    ("asp=0," + BEFORE_CORR_CONT, 135_822),
 ])
 def test_the_second_stack_off_gives_the_trees_before_it(monkeypatch, spec, nodes):
     from cxiangqi.engine import bench
@@ -655,7 +655,7 @@ def test_the_second_stack_off_gives_the_trees_before_it(monkeypatch, spec, nodes
 
 
 @pytest.mark.parametrize("spec, nodes", [
-    (BEFORE_STACK3, 115_675),
+    (BEFORE_CORR_CONT, 115_675),
     ("corr_cont=100", 109_200),  # its weight counts
 ])
 def test_the_continuation_correction_off_gives_the_tree_before_it(monkeypatch, spec, nodes):
@@ -678,9 +678,9 @@ def test_history_pruning_counts_in_a_deeper_tree(monkeypatch):
     # at bench(8) no quiet move's history falls below -3000 x depth where
     # the other pruning has not taken it first; at depth 12 it does
     from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=0," + BEFORE_STACK3)
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=0," + BEFORE_CORR_CONT)
     assert bench(12)["nodes"] == 1_659_917
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=3000," + BEFORE_STACK3)
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=3000," + BEFORE_CORR_CONT)
     assert bench(12)["nodes"] == 1_651_349
 
 

@@ -248,7 +248,7 @@ cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int
     if cap != EMPTY:
         corr_toggle(out, cap, ZOBRIST[KIND[cap]][dst])
 
-# whether either correction is on (the hashes are kept only then)
+# whether any correction is on (the hashes are kept only then)
 cdef inline bint corr_on(const int *prm) noexcept nogil:
     return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0 or prm[P_CORR_CONT] != 0
 
@@ -275,6 +275,12 @@ cdef inline void corr_find(History *h, int side, const u64 *ck, int k2, int k1,
         c.e[3] = &h.corr_cont[k2][k1]
     else:
         c.e[3] = NULL
+
+# The entries for the node at ply on the search path: its hashes, and the
+# keys of the two moves that led to it.
+cdef inline void corr_find_at(SearchState *st, int ply, Corr *c) noexcept nogil:
+    corr_find(&st.hist, st.pos.side, st.ckeys[ply], st.mkey[ply - 1] if ply >= 1 else -1,
+              st.mkey[ply], st.params, c)
 
 # raw plus the corrections (prm: the search's parameters, their percentages),
 # kept off the mate scores
@@ -468,8 +474,7 @@ cdef int qsearch(SearchState *st, int alpha, int beta, int qply) noexcept nogil:
         raw = hit.eval if found and hit.eval != NO_EVAL else cached_eval(st)
         stand = raw
         if corr_on(st.params):
-            corr_find(&st.hist, pos.side, st.ckeys[ply], st.mkey[ply - 1] if ply >= 1 else -1,
-                      st.mkey[ply], st.params, &cr)
+            corr_find_at(st, ply, &cr)
             stand = corrected(raw, &cr, st.params)
         best = stand
         if found and (hit.bound & (TT_LOWER if tt_score > stand else TT_UPPER)):
@@ -599,8 +604,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         static_eval = raw_eval
         if corr_on(prm):
             corr = True
-            corr_find(&st.hist, pos.side, st.ckeys[ply], st.mkey[ply - 1] if ply >= 1 else -1,
-                      st.mkey[ply], st.params, &cr)
+            corr_find_at(st, ply, &cr)
             static_eval = corrected(raw_eval, &cr, prm)
         eval_ = static_eval
         if found and abs(tt_score) < WIN and (
