@@ -371,6 +371,21 @@ def test_time_budget_follows_the_side_to_move():
     assert Engine._budget(Limit(time=2.0), LEVELS["hard"], False)[3] <= 2.0
 
 
+def test_time_budget_shares_the_clock():
+    from cxiangqi.engine import MOVE_OVERHEAD
+    left = 60.0 - MOVE_OVERHEAD
+    # sudden death: a twentieth of the clock, and at most four times that
+    _, _, soft, hard = Engine._budget(Limit(red_clock=60, black_clock=60), LEVELS["hard"], True)
+    assert soft == pytest.approx(left / 20) and hard == pytest.approx(left / 5)
+    # moves to go and an increment: the clock over those moves, plus 3/4 of the increment
+    limit = Limit(red_clock=60, black_clock=60, red_inc=2, black_inc=2, remaining_moves=10)
+    _, _, soft, hard = Engine._budget(limit, LEVELS["hard"], True)
+    assert soft == pytest.approx(left / 10 + 1.5) and hard == pytest.approx(left / 2)
+    # the last move before the time control: nine tenths of all of it
+    limit = Limit(red_clock=60, black_clock=60, remaining_moves=1)
+    assert Engine._budget(limit, LEVELS["hard"], True)[3] == pytest.approx(left * 0.9)
+
+
 def test_nodes_0_answers_with_a_legal_move_without_searching():
     for board in _random_positions(20, seed=11):
         result = Engine(hash_mb=1).search(board, Limit(nodes=0))
