@@ -17,11 +17,11 @@ are nodes / seconds over all positions.  Run it on an otherwise idle machine.
 
 --params runs cxiangqi with other search parameters (CXIANGQI_SEARCH_PARAMS
 syntax, names in cxiangqi._search.PARAM_NAMES).  --lean is the tree shape
-ElephantEye searches: no late-move or futility pruning, no SEE pruning of
-quiet moves or captures in the main search or in quiescence, no futility
-or table in quiescence.  Moves pruned before they are made are no nodes,
-so pruning lowers the rate while it raises the strength; the lean run
-shows what a node of cxiangqi costs when the trees are alike.
+ElephantEye searches: no late-move, futility or history pruning, no SEE
+pruning of quiet moves or captures in the main search or in quiescence, no
+futility or table in quiescence.  Moves pruned before they are made are no
+nodes, so pruning lowers the rate while it raises the strength; the lean
+run shows what a node of cxiangqi costs when the trees are alike.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def eleeye_run(path: str, fen: str, seconds: float, hash_mb: int) -> Tuple[int, 
 
 
 # ElephantEye's tree shape: the pruning it does not do switched off
-LEAN = "lmp=0,futility=0,see_quiet=0,see_capture=0,qs_see=0,qs_tt=0,qs_fut=0"
+LEAN = "lmp=0,futility=0,see_quiet=0,see_capture=0,qs_see=0,qs_tt=0,qs_fut=0,hist_prune=0"
 
 
 def cxiangqi_run(fen: str, seconds: float, hash_mb: int, threads: int = 1) -> Tuple[int, float]:
