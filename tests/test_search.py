@@ -15,8 +15,8 @@ import pytest
 
 import cxiangqi
 from cxiangqi import Board, Move
-from cxiangqi.engine import (BAN_SCORE, LEVELS, Engine, Level, Limit, SearchInfo, TableEntry,
-                             level_named, mate_in)
+from cxiangqi.engine import (BAN_SCORE, LEVELS, MOVE_OVERHEAD, Engine, Level, Limit, SearchInfo,
+                             TableEntry, level_named, mate_in)
 
 from conftest import games, positions
 
@@ -372,7 +372,6 @@ def test_time_budget_follows_the_side_to_move():
 
 
 def test_time_budget_shares_the_clock():
-    from cxiangqi.engine import MOVE_OVERHEAD
     left = 60.0 - MOVE_OVERHEAD
     # sudden death: a twentieth of the clock, and at most four times that
     _, _, soft, hard = Engine._budget(Limit(red_clock=60, black_clock=60), LEVELS["hard"], True)
