@@ -373,9 +373,13 @@ def test_time_budget_follows_the_side_to_move():
 
 def test_time_budget_shares_the_clock():
     left = 60.0 - MOVE_OVERHEAD
-    # sudden death: a twentieth of the clock, and at most four times that
+    # sudden death: a fifteenth of the clock, and at most four times that
     _, _, soft, hard = Engine._budget(Limit(red_clock=60, black_clock=60), LEVELS["hard"], True)
-    assert soft == pytest.approx(left / 20) and hard == pytest.approx(left / 5)
+    assert soft == pytest.approx(left / 15) and hard == pytest.approx(left * 4 / 15)
+    # a short clock and a large increment: never more than half the clock
+    limit = Limit(red_clock=1, black_clock=1, red_inc=1, black_inc=1)
+    _, _, soft, hard = Engine._budget(limit, LEVELS["hard"], True)
+    assert hard == pytest.approx((1 - MOVE_OVERHEAD) / 2) and soft == pytest.approx(hard)
     # moves to go and an increment: the clock over those moves, plus 3/4 of the increment
     limit = Limit(red_clock=60, black_clock=60, red_inc=2, black_inc=2, remaining_moves=10)
     _, _, soft, hard = Engine._budget(limit, LEVELS["hard"], True)
