@@ -53,6 +53,7 @@ cdef enum:
     P_HIST_PRUNE            # quiet moves with history below -hist_prune * depth pruned near the horizon (0: off)
     P_ASP                   # engine.py's first aspiration half-window, Stockfish's widening (0: the old windows)
     P_CORR_CONT             # percent of the last two moves' correction added (0: off)
+    P_LMR_CAPT              # percent of the LMR table's reduction for a late capture SEE does not lose (0: none)
     N_PARAMS
 
 

@@ -115,9 +115,9 @@ cdef extern from *:
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp",
-               "corr_cont"]
+               "corr_cont", "lmr_capt"]
 PARAM_DEFAULTS = [92, 0, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
-                  40, 100, 3000, 25, 50]
+                  40, 100, 3000, 25, 50, 50]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
@@ -761,8 +761,12 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
         st.dext[ply + 1] = st.dext[ply] + (ext > 1)
 
         # 8c. late-move reductions, then principal-variation re-searches
-        if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node and (quiet or mscore < 0):
+        if prm[P_LMR] and depth >= 2 and legal > 1 + pv_node \
+                and (quiet or mscore < 0 or prm[P_LMR_CAPT]):
             r = st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
+            if not quiet and mscore >= 0:
+                # a capture that SEE does not lose: a share of a quiet move's reduction
+                r = r * prm[P_LMR_CAPT] // 100
             r += not improving
             r += cut_node
             r -= pv_node
