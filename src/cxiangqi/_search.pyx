@@ -24,7 +24,8 @@
 #      the horizon (of quiet moves too with see_quiet, off by default),
 #      singular extension of the hash move,
 #      late-move reductions from a depth x move-number table adjusted by
-#      history, principal-variation re-searches
+#      history (a capture SEE does not lose: half the table's reduction),
+#      principal-variation re-searches
 #   9. history, killer and counter-move updates on a cut-off; mate or
 #      stalemate (both lose) when no move is legal; the correction
 #      history's update; the table store
