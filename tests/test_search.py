@@ -448,7 +448,7 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 127_299
+BENCH_NODES = 109_881
 
 
 # The three steps kept together (a fourth continuation table, deeper or
@@ -460,7 +460,9 @@ BENCH_NODES = 127_299
 # The continuation correction history switched off: the search before
 # it, signature 115,675.
 # Late good captures not reduced: the search before it, signature 107,970.
-BEFORE_LMR_CAPT = "lmr_capt=0"
+# Razoring off: the search before it, signature 127,299.
+BEFORE_RAZOR = "razor=0"
+BEFORE_LMR_CAPT = "lmr_capt=0," + BEFORE_RAZOR
 BEFORE_CORR_CONT = "corr_cont=0," + BEFORE_LMR_CAPT
 BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0," + BEFORE_CORR_CONT
 BEFORE_STACK = "cont4=0,deeper=0,rfp=80,futility=90," + BEFORE_STACK2
@@ -686,9 +688,19 @@ def test_the_continuation_correction_off_gives_the_tree_before_it(monkeypatch, s
 
 @pytest.mark.parametrize("spec, nodes", [
     (BEFORE_LMR_CAPT, 107_970),
-    ("lmr_capt=100", 114_537),   # its share counts
+    ("lmr_capt=100," + BEFORE_RAZOR, 114_537),   # its share counts
 ])
 def test_late_good_captures_unreduced_give_the_tree_before_it(monkeypatch, spec, nodes):
+    from cxiangqi.engine import bench
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
+    assert bench(8)["nodes"] == nodes
+
+
+@pytest.mark.parametrize("spec, nodes", [
+    (BEFORE_RAZOR, 127_299),
+    ("razor=300", 109_012),      # its margin counts
+])
+def test_no_razoring_gives_the_tree_before_it(monkeypatch, spec, nodes):
     from cxiangqi.engine import bench
     monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
     assert bench(8)["nodes"] == nodes

@@ -117,7 +117,7 @@ PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capt
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp",
                "corr_cont", "lmr_capt"]
-PARAM_DEFAULTS = [92, 0, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
+PARAM_DEFAULTS = [92, 500, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
                   40, 100, 3000, 25, 50, 50]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
