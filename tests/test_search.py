@@ -630,77 +630,39 @@ def test_correction_history_is_learnt_bounded_and_cleared():
     assert all(searcher.correction(b._core) == 0 for b in boards)
 
 
-def test_correction_history_off_is_the_search_before_it(monkeypatch):
-    # corr=0,corr_np=0 switches the corrections off: the tree is the one of
-    # the build before them (its signature, 128,630, with the weights of then;
-    # 152,349 with today's, and without the quiescence futility and the
-    # three steps that came after them)
-    from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "corr=0,corr_np=0,qs_fut=0," + BEFORE_STACK)
-    assert bench(8)["nodes"] == 152_349
-
-
-def test_quiescence_futility_off_is_the_search_before_it(monkeypatch):
-    # qs_fut=0 makes every capture that survives SEE again: the tree of the
-    # build before the futility margin, signature 123,136 (without the
-    # three steps that came after it)
-    from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "qs_fut=0," + BEFORE_STACK)
-    assert bench(8)["nodes"] == 123_136
-
-
+# Each kept step switched off by its parameter gives the tree of the search
+# before it (its bench(8) signature then), newest first; a step's weight or
+# margin set to another value changes the tree too, so each one counts.
 @pytest.mark.parametrize("spec, nodes", [
-    (BEFORE_STACK, 115_483),
-    # each step alone off (in the search before the second stack): each one counts
-    ("cont4=0," + BEFORE_STACK2, 124_885),
-    ("deeper=0," + BEFORE_STACK2, 115_223),
-    ("rfp=80,futility=90," + BEFORE_STACK2, 121_800),
+    # razoring (f0b8e75)
+    pytest.param(BEFORE_RAZOR, 127_299, id="razor-off"),
+    pytest.param("razor=300", 109_012, id="razor-margin"),
+    # late good captures reduced (d13cd63)
+    pytest.param(BEFORE_LMR_CAPT, 107_970, id="lmr_capt-off"),
+    pytest.param("lmr_capt=100," + BEFORE_RAZOR, 114_537, id="lmr_capt-share"),
+    # the continuation correction history
+    pytest.param(BEFORE_CORR_CONT, 115_675, id="corr_cont-off"),
+    pytest.param("corr_cont=100," + BEFORE_LMR_CAPT, 109_200, id="corr_cont-weight"),
+    # the second stack, then each of its steps alone off
+    pytest.param(BEFORE_STACK2, 122_562, id="stack2-off"),
+    pytest.param("sing_dbl=0," + BEFORE_CORR_CONT, 115_654, id="sing_dbl-off"),
+    pytest.param("capt_hist=0," + BEFORE_CORR_CONT, 111_071, id="capt_hist-off"),
+    # (the same as with it: see test_history_pruning_counts_in_a_deeper_tree)
+    pytest.param("hist_prune=0," + BEFORE_CORR_CONT, 115_675, id="hist_prune-off"),
+    pytest.param("asp=0," + BEFORE_CORR_CONT, 135_822, id="asp-off"),
+    # the three steps kept together, then each alone off
+    pytest.param(BEFORE_STACK, 115_483, id="stack-off"),
+    pytest.param("cont4=0," + BEFORE_STACK2, 124_885, id="cont4-off"),
+    pytest.param("deeper=0," + BEFORE_STACK2, 115_223, id="deeper-off"),
+    pytest.param("rfp=80,futility=90," + BEFORE_STACK2, 121_800, id="rfp-futility-old"),
+    # quiescence futility: every capture that survives SEE is made again
+    # (the build before it, signature 123,136)
+    pytest.param("qs_fut=0," + BEFORE_STACK, 123_136, id="qs_fut-off"),
+    # the corrections: the build before them had signature 128,630 with the
+    # weights of then; 152,349 with today's
+    pytest.param("corr=0,corr_np=0,qs_fut=0," + BEFORE_STACK, 152_349, id="corr-off"),
 ])
-def test_the_steps_kept_together_off_give_the_trees_before_them(monkeypatch, spec, nodes):
-    from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
-    assert bench(8)["nodes"] == nodes
-
-
-@pytest.mark.parametrize("spec, nodes", [
-    (BEFORE_STACK2, 122_562),
-    # each step alone off (in the search before the continuation correction): each one counts
-    ("sing_dbl=0," + BEFORE_CORR_CONT, 115_654),
-    ("capt_hist=0," + BEFORE_CORR_CONT, 111_071),
-    ("hist_prune=0," + BEFORE_CORR_CONT, 115_675),     # (the same: see the next test)
-    ("asp=0," + BEFORE_CORR_CONT, 135_822),
-])
-def test_the_second_stack_off_gives_the_trees_before_it(monkeypatch, spec, nodes):
-    from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
-    assert bench(8)["nodes"] == nodes
-
-
-@pytest.mark.parametrize("spec, nodes", [
-    (BEFORE_CORR_CONT, 115_675),
-    ("corr_cont=100," + BEFORE_LMR_CAPT, 109_200),  # its weight counts
-])
-def test_the_continuation_correction_off_gives_the_tree_before_it(monkeypatch, spec, nodes):
-    from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
-    assert bench(8)["nodes"] == nodes
-
-
-@pytest.mark.parametrize("spec, nodes", [
-    (BEFORE_LMR_CAPT, 107_970),
-    ("lmr_capt=100," + BEFORE_RAZOR, 114_537),   # its share counts
-])
-def test_late_good_captures_unreduced_give_the_tree_before_it(monkeypatch, spec, nodes):
-    from cxiangqi.engine import bench
-    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
-    assert bench(8)["nodes"] == nodes
-
-
-@pytest.mark.parametrize("spec, nodes", [
-    (BEFORE_RAZOR, 127_299),
-    ("razor=300", 109_012),      # its margin counts
-])
-def test_no_razoring_gives_the_tree_before_it(monkeypatch, spec, nodes):
+def test_each_kept_step_off_gives_the_tree_before_it(monkeypatch, spec, nodes):
     from cxiangqi.engine import bench
     monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", spec)
     assert bench(8)["nodes"] == nodes
