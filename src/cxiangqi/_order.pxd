@@ -42,6 +42,7 @@ ctypedef struct History:
     short corr[2][CORR_SIZE]            # [side to move][structure index]: the evaluation's error
     short corr_np[2][2][CORR_SIZE]      # [side to move][colour][index of that colour's pieces]
     short corr_cont[N_KEYS][N_KEYS]     # [the move before the last's key][the last move's key]
+    short corr_minor[2][CORR_SIZE]      # [side to move][index of both kings', horses' and cannons']
 
 
 cdef inline int move_key(const u8 *board, int mv) noexcept nogil:

@@ -54,6 +54,7 @@ cdef enum:
     P_ASP                   # engine.py's first aspiration half-window, Stockfish's widening (0: the old windows)
     P_CORR_CONT             # percent of the last two moves' correction added (0: off)
     P_LMR_CAPT              # percent of the LMR table's reduction for a late capture SEE does not lose (0: none)
+    P_CORR_MINOR            # percent of the kings', horses' and cannons' correction added (0: off, the default)
     N_PARAMS
 
 
@@ -75,9 +76,9 @@ ctypedef struct SearchState:
     int mkey[MAX_PLY + 2]           # key (_order) of the move into this ply, -1 for none/null
     int dext[MAX_PLY + 2]           # double extensions on the path to this ply
     # the correction histories' hashes (_search.pyx) of each ply's position:
-    # the structure's, Red's pieces', Black's pieces' (kept up to date only
-    # while a correction is on)
-    u64 ckeys[MAX_PLY + 2][3]
+    # the structure's, Red's pieces', Black's pieces', both kings', horses'
+    # and cannons' (kept up to date only while a correction is on)
+    u64 ckeys[MAX_PLY + 2][4]
     int killers[MAX_PLY + 2][2]
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]

@@ -116,9 +116,9 @@ cdef extern from *:
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp",
-               "corr_cont", "lmr_capt"]
+               "corr_cont", "lmr_capt", "corr_minor"]
 PARAM_DEFAULTS = [92, 500, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
-                  40, 100, 3000, 25, 50, 50]
+                  40, 100, 3000, 25, 50, 50, 0]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
@@ -215,15 +215,22 @@ cdef bint repetition(SearchState *st, int *score) noexcept nogil:
 # rooks and cannons), how far its results fell from the static evaluation,
 # and adds that to the static evaluation it prunes with (Stockfish's
 # correction histories: pawn and non-pawn).  The table keeps the raw
-# evaluation.
+# evaluation.  A third key, both sides' kings, horses and cannons (as
+# Stockfish's minor-piece correction), is a switch, corr_minor, off by
+# default: its match was undecided (README).
 
 # The hashes from scratch: ck[0] the structure's, ck[1 + colour] that
-# colour's pieces'.  The search keeps them per ply (step()).
+# colour's pieces', ck[3] the kings', horses' and cannons'.  The search
+# keeps them per ply (step()).
 cdef inline bint in_structure(int pc) noexcept nogil:
     return (pc & 15) < SLOT_HORSE or (pc & 15) >= SLOT_PAWN
 
 cdef inline bint in_pieces(int pc) noexcept nogil:
     return (pc & 15) == SLOT_KING or (SLOT_HORSE <= (pc & 15) < SLOT_PAWN)
+
+cdef inline bint in_minor(int pc) noexcept nogil:
+    return (pc & 15) == SLOT_KING or (SLOT_HORSE <= (pc & 15) < SLOT_ROOK) \
+        or (SLOT_CANNON <= (pc & 15) < SLOT_PAWN)
 
 # XORs z into the hashes piece pc belongs to
 cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
@@ -231,10 +238,12 @@ cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
         ck[0] ^= z
     if in_pieces(pc):
         ck[1 + (pc >> 5)] ^= z
+    if in_minor(pc):
+        ck[3] ^= z
 
 cdef inline void corr_hashes(const Position *pos, u64 *ck) noexcept nogil:
     cdef int pc
-    ck[0] = ck[1] = ck[2] = 0
+    ck[0] = ck[1] = ck[2] = ck[3] = 0
     for pc in range(16, 48):
         if pos.pieces[pc] != 0:
             corr_toggle(ck, pc, ZOBRIST[KIND[pc]][pos.pieces[pc]])
@@ -245,13 +254,15 @@ cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int
     out[0] = ck[0]
     out[1] = ck[1]
     out[2] = ck[2]
+    out[3] = ck[3]
     corr_toggle(out, pc, ZOBRIST[KIND[pc]][src] ^ ZOBRIST[KIND[pc]][dst])
     if cap != EMPTY:
         corr_toggle(out, cap, ZOBRIST[KIND[cap]][dst])
 
 # whether any correction is on (the hashes are kept only then)
 cdef inline bint corr_on(const int *prm) noexcept nogil:
-    return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0 or prm[P_CORR_CONT] != 0
+    return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0 or prm[P_CORR_CONT] != 0 \
+        or prm[P_CORR_MINOR] != 0
 
 cdef inline int corr_index(u64 h) noexcept nogil:
     return <int> (h >> 40) & (CORR_SIZE - 1)
@@ -260,9 +271,10 @@ cdef inline int corr_index(u64 h) noexcept nogil:
 # ck and side to move `side`: the structure's, then each colour's pieces'
 # (NULL when corr_np is off), then the last two moves' (k2: the key of the
 # move before the last, k1: of the last; NULL when corr_cont is off or
-# either is unknown or a null move: Stockfish's continuation correction).
+# either is unknown or a null move: Stockfish's continuation correction),
+# then the kings', horses' and cannons' (NULL when corr_minor is off).
 ctypedef struct Corr:
-    short *e[4]
+    short *e[5]
 
 cdef inline void corr_find(History *h, int side, const u64 *ck, int k2, int k1,
                            const int *prm, Corr *c) noexcept nogil:
@@ -276,6 +288,7 @@ cdef inline void corr_find(History *h, int side, const u64 *ck, int k2, int k1,
         c.e[3] = &h.corr_cont[k2][k1]
     else:
         c.e[3] = NULL
+    c.e[4] = &h.corr_minor[side][corr_index(ck[3])] if prm[P_CORR_MINOR] else NULL
 
 # The entries for the node at ply on the search path: its hashes, and the
 # keys of the two moves that led to it.
@@ -291,6 +304,8 @@ cdef inline int corrected(int raw, const Corr *c, const int *prm) noexcept nogil
         sum += (c.e[1][0] + c.e[2][0]) * prm[P_CORR_NP]
     if c.e[3] != NULL:
         sum += c.e[3][0] * prm[P_CORR_CONT]
+    if c.e[4] != NULL:
+        sum += c.e[4][0] * prm[P_CORR_MINOR]
     cdef int v = raw + sum // (100 * CORR_GRAIN)
     if v >= WIN:
         return WIN - 1
@@ -317,6 +332,8 @@ cdef inline void corr_update(Corr *c, int diff, int depth) noexcept nogil:
         corr_add(c.e[2], bonus)
     if c.e[3] != NULL:
         corr_add(c.e[3], bonus)
+    if c.e[4] != NULL:
+        corr_add(c.e[4], bonus)
 
 
 # Enough pieces that passing is unlikely to be a mistake (zugzwang guard for
@@ -651,6 +668,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             st.ckeys[st.ply][0] = st.ckeys[ply][0]
             st.ckeys[st.ply][1] = st.ckeys[ply][1]
             st.ckeys[st.ply][2] = st.ckeys[ply][2]
+            st.ckeys[st.ply][3] = st.ckeys[ply][3]
             score = -search(st, depth - r, -beta, -beta + 1, not cut_node)
             st.ply -= 1
             unmake_null(pos, &nu)
@@ -1089,7 +1107,7 @@ cdef class Searcher:
         (side to move's view) with this searcher's parameters, in
         centipawns; 0 until the search learns something."""
         cdef Corr c
-        cdef u64 ck[3]
+        cdef u64 ck[4]
         corr_hashes(&position.pos, ck)
         corr_find(&self.st.hist, position.pos.side, ck, -1, -1, self.st.params, &c)
         return corrected(0, &c, self.st.params)
