@@ -215,7 +215,7 @@ cdef bint repetition(SearchState *st, int *score) noexcept nogil:
 # rooks and cannons), how far its results fell from the static evaluation,
 # and adds that to the static evaluation it prunes with (Stockfish's
 # correction histories: pawn and non-pawn).  The table keeps the raw
-# evaluation.  A third key, both sides' kings, horses and cannons (as
+# evaluation.  One more key, both sides' kings, horses and cannons (as
 # Stockfish's minor-piece correction), is a switch, corr_minor, off by
 # default: its match was undecided (README).
 
