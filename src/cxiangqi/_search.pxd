@@ -58,6 +58,10 @@ cdef enum:
     N_PARAMS
 
 
+cdef enum:
+    N_CKEYS = 4                     # the correction histories' position keys (_search.pyx)
+
+
 ctypedef struct SearchState:
     Position pos
     # The game line and the search path, one index per position: keys[i],
@@ -78,7 +82,7 @@ ctypedef struct SearchState:
     # the correction histories' hashes (_search.pyx) of each ply's position:
     # the structure's, Red's pieces', Black's pieces', both kings', horses'
     # and cannons' (kept up to date only while a correction is on)
-    u64 ckeys[MAX_PLY + 2][4]
+    u64 ckeys[MAX_PLY + 2][N_CKEYS]
     int killers[MAX_PLY + 2][2]
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]

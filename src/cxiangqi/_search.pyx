@@ -32,7 +32,7 @@
 
 from libc.math cimport log
 from libc.stdlib cimport calloc, malloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import os
@@ -243,7 +243,7 @@ cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
 
 cdef inline void corr_hashes(const Position *pos, u64 *ck) noexcept nogil:
     cdef int pc
-    ck[0] = ck[1] = ck[2] = ck[3] = 0
+    memset(ck, 0, N_CKEYS * sizeof(u64))
     for pc in range(16, 48):
         if pos.pieces[pc] != 0:
             corr_toggle(ck, pc, ZOBRIST[KIND[pc]][pos.pieces[pc]])
@@ -251,10 +251,7 @@ cdef inline void corr_hashes(const Position *pos, u64 *ck) noexcept nogil:
 # ck after pc moved from src to dst and took cap (EMPTY: none)
 cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int dst,
                                    int cap) noexcept nogil:
-    out[0] = ck[0]
-    out[1] = ck[1]
-    out[2] = ck[2]
-    out[3] = ck[3]
+    memcpy(out, ck, N_CKEYS * sizeof(u64))
     corr_toggle(out, pc, ZOBRIST[KIND[pc]][src] ^ ZOBRIST[KIND[pc]][dst])
     if cap != EMPTY:
         corr_toggle(out, cap, ZOBRIST[KIND[cap]][dst])
@@ -665,10 +662,7 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             st.line[st.root + ply] = nu
             st.mkey[st.ply] = -1
             st.dext[st.ply] = st.dext[ply]
-            st.ckeys[st.ply][0] = st.ckeys[ply][0]
-            st.ckeys[st.ply][1] = st.ckeys[ply][1]
-            st.ckeys[st.ply][2] = st.ckeys[ply][2]
-            st.ckeys[st.ply][3] = st.ckeys[ply][3]
+            memcpy(st.ckeys[st.ply], st.ckeys[ply], N_CKEYS * sizeof(u64))
             score = -search(st, depth - r, -beta, -beta + 1, not cut_node)
             st.ply -= 1
             unmake_null(pos, &nu)
@@ -1107,7 +1101,7 @@ cdef class Searcher:
         (side to move's view) with this searcher's parameters, in
         centipawns; 0 until the search learns something."""
         cdef Corr c
-        cdef u64 ck[4]
+        cdef u64 ck[N_CKEYS]
         corr_hashes(&position.pos, ck)
         corr_find(&self.st.hist, position.pos.side, ck, -1, -1, self.st.params, &c)
         return corrected(0, &c, self.st.params)
