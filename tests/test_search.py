@@ -448,7 +448,7 @@ def test_halfmove_clock_at_its_limit_cannot_crash_the_search():
 # The search's signature (Stockfish's bench): the nodes bench(8) searches.
 # It changes when, and only when, the search or the evaluation does; the
 # commit that changes it says the new number, and so does the README.
-BENCH_NODES = 109_881
+BENCH_NODES = 115_569
 
 
 # The three steps kept together (a fourth continuation table, deeper or
@@ -461,7 +461,10 @@ BENCH_NODES = 109_881
 # it, signature 115,675.
 # Late good captures not reduced: the search before it, signature 107,970.
 # Razoring off: the search before it, signature 127,299.
-BEFORE_RAZOR = "razor=0"
+# The third stack (the kings', horses' and cannons' correction history,
+# twice the quiet history bonus) off: the search before it, 109,881.
+BEFORE_STACK3 = "corr_minor=0,hist_bonus=100"
+BEFORE_RAZOR = "razor=0," + BEFORE_STACK3
 BEFORE_LMR_CAPT = "lmr_capt=0," + BEFORE_RAZOR
 BEFORE_CORR_CONT = "corr_cont=0," + BEFORE_LMR_CAPT
 BEFORE_STACK2 = "sing_dbl=0,capt_hist=0,hist_prune=0,asp=0," + BEFORE_CORR_CONT
@@ -658,13 +661,15 @@ def test_minor_correction_is_shared_by_the_same_kings_horses_and_cannons():
 # before it (its bench(8) signature then), newest first; a step's weight or
 # margin set to another value changes the tree too, so each one counts.
 @pytest.mark.parametrize("spec, nodes", [
-    # the kings', horses' and cannons' correction history: off by default
-    # (not kept yet: undecided in its match), on it changes the tree
-    pytest.param("corr_minor=50", 113_795, id="corr_minor-on"),
-    pytest.param("corr_minor=100", 121_756, id="corr_minor-weight"),
+    # the third stack, then each of its steps alone off or at another weight
+    pytest.param(BEFORE_STACK3, 109_881, id="stack3-off"),
+    pytest.param("corr_minor=0", 129_212, id="corr_minor-off"),
+    pytest.param("corr_minor=100", 122_123, id="corr_minor-weight"),
+    pytest.param("hist_bonus=100", 113_795, id="hist_bonus-off"),
+    pytest.param("hist_bonus=150", 102_810, id="hist_bonus-share"),
     # razoring (f0b8e75)
     pytest.param(BEFORE_RAZOR, 127_299, id="razor-off"),
-    pytest.param("razor=300", 109_012, id="razor-margin"),
+    pytest.param("razor=300," + BEFORE_STACK3, 109_012, id="razor-margin"),
     # late good captures reduced (d13cd63)
     pytest.param(BEFORE_LMR_CAPT, 107_970, id="lmr_capt-off"),
     pytest.param("lmr_capt=100," + BEFORE_RAZOR, 114_537, id="lmr_capt-share"),
@@ -714,6 +719,22 @@ def test_history_pruning_counts_in_a_deeper_tree(monkeypatch):
     assert bench(12)["nodes"] == 1_659_917
     monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_prune=3000," + BEFORE_CORR_CONT)
     assert bench(12)["nodes"] == 1_651_349
+
+
+def test_any_history_bonus_is_cut_to_the_tables_bound(monkeypatch):
+    # hist_bonus is a percentage of stat_bonus, which is 48 at depth 1: from
+    # 34,134 on, every cut-off's bonus is past HIST_MAX (16,384) and is cut
+    # to it, so 40,000 and the largest value allowed search the same tree,
+    # and so do their negatives; without the cut the entries' arithmetic
+    # would leave an int
+    from cxiangqi.engine import bench
+    nodes = {}
+    for v in (40_000, 100_000, -40_000, -100_000):
+        monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", f"hist_bonus={v}")
+        nodes[v] = bench(6)["nodes"]
+    assert nodes[40_000] == nodes[100_000] and nodes[-40_000] == nodes[-100_000]
+    monkeypatch.setenv("CXIANGQI_SEARCH_PARAMS", "hist_bonus=200")
+    assert bench(6)["nodes"] not in (nodes[40_000], nodes[-40_000])
 
 
 def test_piece_corrections_add_to_the_structures():

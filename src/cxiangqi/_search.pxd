@@ -54,7 +54,8 @@ cdef enum:
     P_ASP                   # engine.py's first aspiration half-window, Stockfish's widening (0: the old windows)
     P_CORR_CONT             # percent of the last two moves' correction added (0: off)
     P_LMR_CAPT              # percent of the LMR table's reduction for a late capture SEE does not lose (0: none)
-    P_CORR_MINOR            # percent of the kings', horses' and cannons' correction added (0: off, the default)
+    P_CORR_MINOR            # percent of the kings', horses' and cannons' correction added (0: off)
+    P_HIST_BONUS            # percent of stat_bonus a quiet cut-off's histories learn
     N_PARAMS
 
 

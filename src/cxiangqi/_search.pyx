@@ -116,9 +116,9 @@ cdef extern from *:
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp",
-               "corr_cont", "lmr_capt", "corr_minor"]
+               "corr_cont", "lmr_capt", "corr_minor", "hist_bonus"]
 PARAM_DEFAULTS = [92, 500, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
-                  40, 100, 3000, 25, 50, 50, 0]
+                  40, 100, 3000, 25, 50, 50, 50, 200]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
@@ -215,9 +215,8 @@ cdef bint repetition(SearchState *st, int *score) noexcept nogil:
 # rooks and cannons), how far its results fell from the static evaluation,
 # and adds that to the static evaluation it prunes with (Stockfish's
 # correction histories: pawn and non-pawn).  The table keeps the raw
-# evaluation.  One more key, both sides' kings, horses and cannons (as
-# Stockfish's minor-piece correction), is a switch, corr_minor, off by
-# default: its match was undecided (README).
+# evaluation.  One more key: both sides' kings, horses and cannons (as
+# Stockfish's minor-piece correction).
 
 # The hashes from scratch: ck[0] the structure's, ck[1 + colour] that
 # colour's pieces', ck[3] the kings', horses' and cannons'.  The search
@@ -229,8 +228,7 @@ cdef inline bint in_pieces(int pc) noexcept nogil:
     return (pc & 15) == SLOT_KING or (SLOT_HORSE <= (pc & 15) < SLOT_PAWN)
 
 cdef inline bint in_minor(int pc) noexcept nogil:
-    return (pc & 15) == SLOT_KING or (SLOT_HORSE <= (pc & 15) < SLOT_ROOK) \
-        or (SLOT_CANNON <= (pc & 15) < SLOT_PAWN)
+    return in_pieces(pc) and not (SLOT_ROOK <= (pc & 15) < SLOT_CANNON)
 
 # XORs z into the hashes piece pc belongs to
 cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
@@ -398,7 +396,11 @@ cdef void update_quiet_stats(SearchState *st, const MovePicker *mp, int mv, cons
                              int n_tried, int depth) noexcept nogil:
     cdef int ply = st.ply
     cdef int side = st.pos.side
-    cdef int bonus = stat_bonus(depth)
+    # hist_bonus percent of stat_bonus (twice it by default), within
+    # +-HIST_MAX so that hist_add's product stays an int for any value
+    cdef long long lb = <long long> stat_bonus(depth) * st.params[P_HIST_BONUS] // 100
+    cdef int bonus = <int> (lb if -HIST_MAX <= lb <= HIST_MAX
+                            else (HIST_MAX if lb > 0 else -HIST_MAX))
     cdef int k1 = st.mkey[ply]
     cdef int i, m, key, b
     if st.killers[ply][0] != mv:
