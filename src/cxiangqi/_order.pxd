@@ -43,6 +43,7 @@ ctypedef struct History:
     short corr_np[2][2][CORR_SIZE]      # [side to move][colour][index of that colour's pieces]
     short corr_cont[N_KEYS][N_KEYS]     # [the move before the last's key][the last move's key]
     short corr_minor[2][CORR_SIZE]      # [side to move][index of both kings', horses' and cannons']
+    short corr_major[2][CORR_SIZE]      # [side to move][index of both kings' and rooks']
 
 
 cdef inline int move_key(const u8 *board, int mv) noexcept nogil:

@@ -56,11 +56,13 @@ cdef enum:
     P_LMR_CAPT              # percent of the LMR table's reduction for a late capture SEE does not lose (0: none)
     P_CORR_MINOR            # percent of the kings', horses' and cannons' correction added (0: off)
     P_HIST_BONUS            # percent of stat_bonus a quiet cut-off's histories learn
+    P_FUT_NOBEST            # futility margin added while no move has raised alpha (0: none)
+    P_CORR_MAJOR            # percent of the kings' and rooks' correction added (0: off)
     N_PARAMS
 
 
 cdef enum:
-    N_CKEYS = 4                     # the correction histories' position keys (_search.pyx)
+    N_CKEYS = 5                     # the correction histories' position keys (_search.pyx)
 
 
 ctypedef struct SearchState:

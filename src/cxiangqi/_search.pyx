@@ -116,9 +116,10 @@ cdef extern from *:
 PARAM_NAMES = ["rfp", "razor", "null", "lmp", "futility", "see_quiet", "see_capture", "lmr",
                "lmr_div", "hist_div", "iir", "singular", "qs_see", "cont", "qs_tt", "corr",
                "corr_np", "qs_fut", "cont4", "deeper", "sing_dbl", "capt_hist", "hist_prune", "asp",
-               "corr_cont", "lmr_capt", "corr_minor", "hist_bonus"]
+               "corr_cont", "lmr_capt", "corr_minor", "hist_bonus",
+               "fut_nobest", "corr_major"]
 PARAM_DEFAULTS = [92, 500, 1, 100, 104, 0, 90, 1, 225, 6000, 1, 8, 1, 1, 1, 50, 50, 200, 1, 43,
-                  40, 100, 3000, 25, 50, 50, 50, 200]
+                  40, 100, 3000, 25, 50, 50, 50, 200, 150, 50]
 # the parameters with a least value (set_params refuses less), and why
 PARAM_LEAST = {
     "lmr_div": (1, "must be positive (it divides)"),
@@ -129,6 +130,8 @@ PARAM_LEAST = {
                     "negative"),
     "asp": (0, "is the aspiration window's first half-width, or 0 for the old windows: it "
                "must not be negative"),
+    "fut_nobest": (0, "widens the futility margin until a move raises alpha, or 0 for "
+                      "never: it must not be negative (a late move once pruned must stay so)"),
 }
 
 # st.lmr[depth][moves]: the reduction of a late quiet move (log x log, as
@@ -215,12 +218,13 @@ cdef bint repetition(SearchState *st, int *score) noexcept nogil:
 # rooks and cannons), how far its results fell from the static evaluation,
 # and adds that to the static evaluation it prunes with (Stockfish's
 # correction histories: pawn and non-pawn).  The table keeps the raw
-# evaluation.  One more key: both sides' kings, horses and cannons (as
-# Stockfish's minor-piece correction).
+# evaluation.  Two more keys: both sides' kings, horses and cannons (as
+# Stockfish's minor-piece correction), and both sides' kings and rooks (as
+# its major-piece one, since dropped there).
 
 # The hashes from scratch: ck[0] the structure's, ck[1 + colour] that
-# colour's pieces', ck[3] the kings', horses' and cannons'.  The search
-# keeps them per ply (step()).
+# colour's pieces', ck[3] the kings', horses' and cannons', ck[4] the
+# kings' and rooks'.  The search keeps them per ply (step()).
 cdef inline bint in_structure(int pc) noexcept nogil:
     return (pc & 15) < SLOT_HORSE or (pc & 15) >= SLOT_PAWN
 
@@ -230,6 +234,9 @@ cdef inline bint in_pieces(int pc) noexcept nogil:
 cdef inline bint in_minor(int pc) noexcept nogil:
     return in_pieces(pc) and not (SLOT_ROOK <= (pc & 15) < SLOT_CANNON)
 
+cdef inline bint in_major(int pc) noexcept nogil:
+    return (pc & 15) == SLOT_KING or (SLOT_ROOK <= (pc & 15) < SLOT_CANNON)
+
 # XORs z into the hashes piece pc belongs to
 cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
     if in_structure(pc):
@@ -238,6 +245,8 @@ cdef inline void corr_toggle(u64 *ck, int pc, u64 z) noexcept nogil:
         ck[1 + (pc >> 5)] ^= z
     if in_minor(pc):
         ck[3] ^= z
+    if in_major(pc):
+        ck[4] ^= z
 
 cdef inline void corr_hashes(const Position *pos, u64 *ck) noexcept nogil:
     cdef int pc
@@ -257,7 +266,7 @@ cdef inline void corr_hashes_after(const u64 *ck, u64 *out, int pc, int src, int
 # whether any correction is on (the hashes are kept only then)
 cdef inline bint corr_on(const int *prm) noexcept nogil:
     return prm[P_CORR] != 0 or prm[P_CORR_NP] != 0 or prm[P_CORR_CONT] != 0 \
-        or prm[P_CORR_MINOR] != 0
+        or prm[P_CORR_MINOR] != 0 or prm[P_CORR_MAJOR] != 0
 
 cdef inline int corr_index(u64 h) noexcept nogil:
     return <int> (h >> 40) & (CORR_SIZE - 1)
@@ -267,9 +276,10 @@ cdef inline int corr_index(u64 h) noexcept nogil:
 # (NULL when corr_np is off), then the last two moves' (k2: the key of the
 # move before the last, k1: of the last; NULL when corr_cont is off or
 # either is unknown or a null move: Stockfish's continuation correction),
-# then the kings', horses' and cannons' (NULL when corr_minor is off).
+# then the kings', horses' and cannons' (NULL when corr_minor is off), then
+# the kings' and rooks' (NULL when corr_major is off).
 ctypedef struct Corr:
-    short *e[5]
+    short *e[6]
 
 cdef inline void corr_find(History *h, int side, const u64 *ck, int k2, int k1,
                            const int *prm, Corr *c) noexcept nogil:
@@ -284,6 +294,7 @@ cdef inline void corr_find(History *h, int side, const u64 *ck, int k2, int k1,
     else:
         c.e[3] = NULL
     c.e[4] = &h.corr_minor[side][corr_index(ck[3])] if prm[P_CORR_MINOR] else NULL
+    c.e[5] = &h.corr_major[side][corr_index(ck[4])] if prm[P_CORR_MAJOR] else NULL
 
 # The entries for the node at ply on the search path: its hashes, and the
 # keys of the two moves that led to it.
@@ -301,6 +312,8 @@ cdef inline int corrected(int raw, const Corr *c, const int *prm) noexcept nogil
         sum += c.e[3][0] * prm[P_CORR_CONT]
     if c.e[4] != NULL:
         sum += c.e[4][0] * prm[P_CORR_MINOR]
+    if c.e[5] != NULL:
+        sum += c.e[5][0] * prm[P_CORR_MAJOR]
     cdef int v = raw + sum // (100 * CORR_GRAIN)
     if v >= WIN:
         return WIN - 1
@@ -329,6 +342,8 @@ cdef inline void corr_update(Corr *c, int diff, int depth) noexcept nogil:
         corr_add(c.e[3], bonus)
     if c.e[4] != NULL:
         corr_add(c.e[4], bonus)
+    if c.e[5] != NULL:
+        corr_add(c.e[5], bonus)
 
 
 # Enough pieces that passing is unlikely to be a mistake (zugzwang guard for
@@ -704,9 +719,11 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
     while True:
         # 8a's verdict on a late quiet move (late-move or futility pruning),
         # made before the picker hands the next move out: it depends only on
-        # legal, alpha and best, which only grow, so once it holds it holds
-        # for every quiet move left (with a positive futility margin), and the
-        # picker may skip, unscored, those that cannot check: the same nodes
+        # legal, alpha, best and whether a move has raised alpha (best_mv;
+        # fut_nobest widens the margin until one has), which only grow, so
+        # once it holds it holds for every quiet move left (with a positive
+        # futility margin), and the picker may skip, unscored, those that
+        # cannot check: the same nodes
         late = False
         if best > -WIN:
             lmr_depth = depth - 1 - (st.lmr[depth if depth < 64 else 63][legal if legal < 64 else 63]
@@ -716,7 +733,8 @@ cdef int search(SearchState *st, int depth, int alpha, int beta, bint cut_node) 
             if not checked:
                 lmp = prm[P_LMP] and not pv_node and legal >= lmp_limit
                 late = lmp or (prm[P_FUTILITY] and lmr_depth <= 6
-                               and static_eval + 100 + prm[P_FUTILITY] * lmr_depth <= alpha)
+                               and static_eval + 100 + prm[P_FUTILITY] * lmr_depth
+                               + (prm[P_FUT_NOBEST] if best_mv == 0 else 0) <= alpha)
                 if late and (lmp or prm[P_FUTILITY] > 0):
                     mp.skip_quiets = True
         mv = next_move(&mp, pos, &st.hist)

@@ -37,7 +37,7 @@ import random
 import threading
 import time as _time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, Iterable, List, Optional, Union
+from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _checks, _interrupt
 from ._search import BAN_SCORE, INFINITE, MATE_SCORE, MAX_DEPTH, WIN_SCORE, Searcher
@@ -62,6 +62,14 @@ MOVE_OVERHEAD = 0.03
 # games, accepted).  The hard limit (four times this share, at most half
 # the clock) still keeps a long game from running out of time.
 SUDDEN_DEATH_MOVES = 15
+# A falling score buys time (Stockfish's fallingEval): the share of the soft
+# time after which no new iteration starts is multiplied by
+# 1 + (the score of this side's last timed search, one move earlier in the
+# same game - this iteration's score) / FALLING_SCALE, kept within
+# FALLING_RANGE, so a rising score saves time.  Kept in a stack of three
+# steps (README's step table).
+FALLING_SCALE = 150
+FALLING_RANGE = (0.75, 1.5)
 #: largest transposition table, in megabytes
 MAX_HASH_MB = 65536
 _YEAR = 365 * 24 * 3600.0
@@ -328,6 +336,15 @@ class _HelperGroup:
                 t.join()
 
 
+def falling_factor(ref: Optional[int], best: Optional[SearchResult]) -> float:
+    """The soft time's factor for a score that fell (more than 1) or rose
+    (less) since this side's last timed search scored `ref`; 1 without one."""
+    if ref is None or best is None:
+        return 1.0
+    lo, hi = FALLING_RANGE
+    return min(hi, max(lo, 1.0 + (ref - best.score) / FALLING_SCALE))
+
+
 class Engine:
     """cxiangqi's own engine.  One search at a time per Engine; make several
     Engines to search in parallel."""
@@ -349,6 +366,9 @@ class Engine:
         self._ponder: Optional[_Ponder] = None
         self._ponder_lock = threading.Lock()
         self._hit_requested = False
+        # (board.ply(), score) of the last search under a clock, for the
+        # falling-score time factor of the next one
+        self._last_timed: Optional[Tuple[int, int]] = None
 
     # --- configuration -----------------------------------------------------
 
@@ -405,6 +425,7 @@ class Engine:
         """Clears the hash table, killer moves and history."""
         with self._lock:
             self._searcher.clear()
+            self._last_timed = None
             for h in self._helpers:
                 h.clear()
 
@@ -679,7 +700,16 @@ class Engine:
             # and the try would have left the helpers searching for good)
             if helpers is not None:
                 helpers.start()
-            return self._deepen(board, max_depth, soft, multipv, banned, on_info, start, helpers)
+            # the last timed search counts if it was this side's move before
+            # (two plies back); a new game, or another board, rarely fits
+            last = self._last_timed
+            ref = last[1] if soft is not None and last is not None \
+                and last[0] + 2 == board.ply() else None
+            out = self._deepen(board, max_depth, soft, multipv, banned, on_info, start, helpers,
+                               ref)
+            if soft is not None and out and out[0].move is not None:
+                self._last_timed = (board.ply(), out[0].score)
+            return out
         finally:
             if helpers is not None:
                 helpers.finish()
@@ -703,7 +733,8 @@ class Engine:
 
     def _deepen(self, board: Board, max_depth: int, soft: Optional[float], multipv: int,
                 banned: List[int], on_info: Optional[Callable[[SearchInfo], None]],
-                start: float, helpers: Optional["_HelperGroup"] = None) -> List[SearchResult]:
+                start: float, helpers: Optional["_HelperGroup"] = None,
+                ref: Optional[int] = None) -> List[SearchResult]:
         s = self._searcher
         results: List[Optional[SearchResult]] = [None] * multipv
         scores = [0] * multipv
@@ -739,7 +770,7 @@ class Engine:
             else:
                 stable = 0
             if soft is not None and _time.monotonic() - start >= soft * self._time_factor(
-                    depth, stable, previous, best):
+                    depth, stable, previous, best) * falling_factor(ref, best):
                 break
             # a forced mate found: a deeper search cannot change the answer
             if best is not None and best.mate is not None and depth >= 2 * abs(best.mate) + 2:
