@@ -418,6 +418,31 @@ def test_the_falling_score_reference_is_this_sides_last_timed_search():
     assert engine._last_timed is None
 
 
+def test_a_line_of_one_move_gets_the_tables_reply_to_it():
+    # a search cut short by its node limit after its best move changed has a
+    # line of one move; the table's answer to that move becomes the second
+    # (the ponder move), when the table has a legal one
+    from cxiangqi.engine import SearchResult
+    engine = Engine(hash_mb=4)
+    board = Board()
+    full = engine.search(board, Limit(depth=6))
+    assert len(full.pv) >= 2
+    alone = SearchResult(full.move, full.score, None, 6, 6, [full.move])
+    extended = engine._with_reply(board, alone)
+    after = board.copy()
+    after.push(full.move)
+    assert extended.pv[0] == full.move and after.is_legal(extended.pv[1])
+    assert extended.pv[1] == engine.probe(after).move and extended.ponder == extended.pv[1]
+    # nothing in the table after the move: the line stays as it was
+    engine.new_game()
+    assert engine._with_reply(board, alone) == alone
+    # a halfmove clock at its limit: no move can be played after it, no reply
+    engine.search(board, Limit(depth=6))
+    limit = Board()
+    limit.halfmove_clock = 1_000_000
+    assert engine._with_reply(limit, alone) == alone
+
+
 def test_nodes_0_answers_with_a_legal_move_without_searching():
     for board in _random_positions(20, seed=11):
         result = Engine(hash_mb=1).search(board, Limit(nodes=0))

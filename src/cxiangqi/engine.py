@@ -709,10 +709,28 @@ class Engine:
                                ref)
             if soft is not None and out and out[0].move is not None:
                 self._last_timed = (board.ply(), out[0].score)
-            return out
+            return [self._with_reply(board, r) for r in out]
         finally:
             if helpers is not None:
                 helpers.finish()
+
+    def _with_reply(self, board: Board, result: SearchResult) -> SearchResult:
+        """A line of one move (an iteration cut short by its limit after its
+        best move changed) gets the table's answer to that move as its second
+        move, when the table has a legal one, as Stockfish's ponder move from
+        the table: pondering, UCI's ``bestmove M ponder P`` and the game need
+        a reply in mind."""
+        if result.move is None or len(result.pv) != 1:
+            return result
+        after = board.copy(stack=False)
+        try:
+            after.push(result.move)
+        except ValueError:          # the halfmove clock at its limit: no reply then
+            return result
+        entry = self.probe(after)
+        if entry is None or entry.move is None:
+            return result
+        return replace(result, pv=[result.move, entry.move])
 
     def _helper_group(self, board: Board, banned: List[int], max_depth: int,
                       deadline: float) -> Optional["_HelperGroup"]:
