@@ -698,47 +698,37 @@ def test_correction_history_is_learnt_bounded_and_cleared(spec):
     assert all(searcher.correction(b._core) == 0 for b in boards)
 
 
-def test_minor_correction_is_shared_by_the_same_kings_horses_and_cannons():
+# A piece-group correction key: positions with the same kings and group
+# share the entry the opening's search learnt; moving the group reaches
+# another entry, still empty (the search cannot get there in its plies).
+@pytest.mark.parametrize("params, depth, same, other", [
+    # the kings', horses' and cannons': rooks, pawns, advisors and elephants
+    # moved; then both red horses on the seventh rank
+    pytest.param("corr_minor=100,corr_major=0", 7,
+                 "1nbakabn1/r8/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/8R/RNB1KABN1 w - - 0 1",
+                 "rnbakabnr/9/1cN3Nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R1BAKAB1R w - - 0 1",
+                 id="minor"),
+    # the kings' and rooks': horses, cannons, pawns, advisors and elephants
+    # moved; then both red rooks on the fifth rank (three moves each).  The
+    # entry is shared by most of the tree, whose errors partly cancel: after
+    # depth 7 it happens to round to 0, after depth 8 it does not
+    pytest.param("corr_minor=0,corr_major=100", 8,
+                 "r1bakabnr/9/1cn4c1/p3p1p1p/2p6/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
+                 "rnbakabnr/9/1c5c1/p1p1p1p1p/R7R/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 w - - 0 1",
+                 id="major"),
+])
+def test_a_group_correction_is_shared_by_the_same_kings_and_group(params, depth, same, other):
     from cxiangqi._search import Searcher
-    opening = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     searcher = Searcher(4)
-    searcher.set_params("corr=0,corr_np=0,corr_cont=0,corr_minor=100,corr_major=0")
-    board = Board(opening)
+    searcher.set_params("corr=0,corr_np=0,corr_cont=0," + params)
+    board = Board()
     searcher.setup(board._core)
-    for depth in range(1, 8):
-        searcher.search_depth(depth)
+    for d in range(1, depth + 1):
+        searcher.search_depth(d)
     learnt = searcher.correction(board._core)
     assert learnt != 0
-    # rooks, pawns, advisors and elephants elsewhere: the same entry
-    same = Board("1nbakabn1/r8/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/8R/RNB1KABN1 w - - 0 1")
-    assert searcher.correction(same._core) == learnt
-    # the horses elsewhere: another entry, empty (the search of the opening
-    # cannot bring both red horses to the seventh rank in seven plies)
-    other = Board("rnbakabnr/9/1cN3Nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R1BAKAB1R w - - 0 1")
-    assert searcher.correction(other._core) == 0
-
-
-def test_major_correction_is_shared_by_the_same_kings_and_rooks():
-    from cxiangqi._search import Searcher
-    opening = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-    searcher = Searcher(4)
-    searcher.set_params("corr=0,corr_np=0,corr_cont=0,corr_minor=0,corr_major=100")
-    board = Board(opening)
-    searcher.setup(board._core)
-    # (the entry is shared by most of the tree, whose errors partly cancel:
-    # after depth 7 it happens to round to 0, after depth 8 it does not)
-    for depth in range(1, 9):
-        searcher.search_depth(depth)
-    learnt = searcher.correction(board._core)
-    assert learnt != 0
-    # horses, cannons, pawns, advisors and elephants elsewhere: the same entry
-    same = Board("r1bakabnr/9/1cn4c1/p3p1p1p/2p6/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w - - 0 1")
-    assert searcher.correction(same._core) == learnt
-    # the rooks elsewhere: another entry, empty (the search of the opening
-    # cannot bring both red rooks to the fifth rank in eight plies: each
-    # needs three moves)
-    other = Board("rnbakabnr/9/1c5c1/p1p1p1p1p/R7R/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 w - - 0 1")
-    assert searcher.correction(other._core) == 0
+    assert searcher.correction(Board(same)._core) == learnt
+    assert searcher.correction(Board(other)._core) == 0
 
 
 # Each kept step switched off by its parameter gives the tree of the search
